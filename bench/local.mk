@@ -1,0 +1,1 @@
+# bench/: speed benchmarks (make bench); never part of make check.

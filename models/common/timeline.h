@@ -1,0 +1,44 @@
+// models/common/timeline.h: occupancy of a shared resource (a DRAM channel, the
+// PL310 slave ports) under temporal decoupling.
+//
+// Initiators run ahead of SystemC time by up to a quantum, so requests reach a
+// shared resource out of time order. A single "busy until" would make an early
+// request queue behind a later one; instead the resource keeps the set of busy
+// intervals and a request takes the first gap at or after its own time that is
+// long enough. Exact for in-order arrivals; for out-of-order arrivals it gives
+// the schedule that arrival order would have produced on real hardware with a
+// first-come-first-served arbiter. Intervals older than the horizon (twice the
+// global quantum, set by elaboration) are forgotten.
+#pragma once
+#include <cstdint>
+#include <vector>
+#include "common/time.h"
+
+namespace models {
+
+class timeline {
+public:
+    explicit timeline(tick_t horizon_ps = 100 * PS_PER_US) : m_horizon(horizon_ps) {}
+    void set_horizon(tick_t h) { m_horizon = h; }
+
+    // Reserve dur ps at the first time >= t the resource is free for that long.
+    // Returns the start time. dur == 0 returns the first idle time >= t.
+    tick_t book(tick_t t, tick_t dur);
+    // First time >= t not covered by a booking.
+    tick_t free_at(tick_t t) const;
+    // End of the latest booking (0 if none).
+    tick_t last_end() const { return m_iv.size() > m_head ? m_iv.back().end : 0; }
+    size_t live_intervals() const { return m_iv.size() - m_head; }
+    void clear() { m_iv.clear(); m_head = 0; }
+
+private:
+    struct iv { tick_t start, end; };
+    size_t first_ending_after(tick_t t) const;
+    void prune(tick_t t);
+
+    std::vector<iv> m_iv;  // sorted, disjoint, non-touching: [start, end)
+    size_t m_head = 0;     // m_iv[0..m_head) are dead
+    tick_t m_horizon;
+};
+
+} // namespace models

@@ -1,0 +1,17 @@
+# models/: SystemC models, one static library linked by sim/, tests/ and bench/.
+noinst_LIBRARIES += models/libmodels.a
+models_libmodels_a_CXXFLAGS = $(AM_CXXFLAGS)
+models_libmodels_a_SOURCES = \
+	models/common/time.h models/common/time.cc \
+	models/common/rng.h \
+	models/common/params.h models/common/params.cc \
+	models/common/stats.h \
+	models/common/log.h models/common/log.cc \
+	models/common/timeline.h models/common/timeline.cc \
+	models/mem/mem_ext.h \
+	models/mem/phys_mem.h models/mem/phys_mem.cc \
+	models/mem/dram.h models/mem/dram.cc \
+	models/mem/noc.h models/mem/noc.cc
+EXTRA_DIST += $(wildcard $(srcdir)/models/*/*.def)
+
+MODELS_LIBS = models/libmodels.a $(SYSTEMC_LIBS)

@@ -1,0 +1,65 @@
+#include "mem/dram.h"
+#include "common/log.h"
+
+namespace models::mem {
+
+static const param_desc k_dram_rows[] = {
+#define P(...) FEC_PARAM_TABLE_ROW(dram_config, __VA_ARGS__)
+#include "mem/dram_params.def"
+#undef P
+};
+const param_table dram_param_table = {"dram", "DDR channel behind the MMDC (latency, bandwidth, contention)",
+                                      k_dram_rows, sizeof k_dram_rows / sizeof k_dram_rows[0]};
+
+const stat_desc dram_stat_rows[] = {
+#define S(...) FEC_STAT_ROW(dram_stats, __VA_ARGS__)
+#include "mem/dram_stats.def"
+#undef S
+};
+const size_t dram_stat_count = sizeof dram_stat_rows / sizeof dram_stat_rows[0];
+
+dram::dram(sc_core::sc_module_name nm, const dram_config& cfg, phys_mem& mem)
+    : sc_module(nm), bus("bus"), m_cfg(cfg), m_mem(mem), m_clk(cfg.clock_hz)
+{
+    bus.register_b_transport(this, &dram::b_transport);
+}
+
+tick_t dram::access(tlm::tlm_generic_payload& gp, tick_t t)
+{
+    const unsigned len = gp.get_data_length();
+    const uint64_t pa = gp.get_address();
+    const tick_t svc = m_clk.cycles(m_cfg.overhead_cycles + (len + m_cfg.bytes_per_cycle - 1) / m_cfg.bytes_per_cycle);
+    const tick_t start = m_channel.book(t, svc);
+    const mem_ext& x = ext_of(gp);
+    m_stats.busy_ps += svc;
+    m_stats.queue_ps += start - t;
+    if (x.master == MASTER_ENET)
+        m_stats.dma_bytes += len;
+    else
+        m_stats.cpu_bytes += len;
+    tick_t done;
+    if (gp.is_read()) {
+        m_mem.dram_read(pa, gp.get_data_ptr(), len);
+        done = start + m_clk.cycles(m_cfg.latency_cycles) + svc;
+        m_stats.reads++;
+        m_stats.bytes_read += len;
+        m_stats.read_latency_ps += done - t;
+    } else {
+        m_mem.dram_write(pa, gp.get_data_ptr(), len);
+        done = start + svc;
+        m_stats.writes++;
+        m_stats.bytes_written += len;
+    }
+    SIM_TRACE(TRACE_DRAM, name(), "%s pa=0x%llx len=%u master=%u wait=%llups", gp.is_read() ? "rd" : "wr",
+              (unsigned long long)pa, len, x.master, (unsigned long long)(start - t));
+    gp.set_response_status(m_mem.contains(pa) ? tlm::TLM_OK_RESPONSE : tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return done;
+}
+
+void dram::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay)
+{
+    const tick_t t = now_ps() + to_ps(delay);
+    delay = from_ps(access(gp, t) - now_ps());
+}
+
+} // namespace models::mem

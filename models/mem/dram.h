@@ -1,0 +1,59 @@
+// models/mem/dram.h: one DDR channel behind the MMDC.
+//
+// Models: a shared channel with a bandwidth (bytes per cycle plus a per-
+// transaction overhead) booked on a timeline, so masters contend and latency
+// rises under load; a fixed access latency for reads; data in phys_mem's DRAM
+// view. Does not model: banks, rows, refresh, scheduling reorder.
+#pragma once
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_target_socket.h>
+#include "common/params.h"
+#include "common/stats.h"
+#include "common/timeline.h"
+#include "mem/mem_ext.h"
+#include "mem/phys_mem.h"
+
+namespace models::mem {
+
+struct dram_config {
+#define P FEC_PARAM_STRUCT_MEMBER
+#include "mem/dram_params.def"
+#undef P
+    phys_mem_config phys() const { return {0x10000000, size, backed}; }
+};
+extern const param_table dram_param_table;
+
+struct dram_stats {
+#define S FEC_STAT_MEMBER
+#include "mem/dram_stats.def"
+#undef S
+};
+extern const stat_desc dram_stat_rows[];
+extern const size_t dram_stat_count;
+
+class dram : public sc_core::sc_module {
+public:
+    tlm_utils::simple_target_socket<dram> bus;  // from the interconnect
+
+    dram(sc_core::sc_module_name nm, const dram_config& cfg, phys_mem& mem);
+    const dram_stats& stats() const { return m_stats; }
+    void reset_stats() { m_stats = {}; }
+    const dram_config& config() const { return m_cfg; }
+    void set_horizon(tick_t h) { m_channel.set_horizon(h); }
+
+    // Direct form of b_transport: t = absolute request time (ps); returns the
+    // absolute time the initiator may go on. Data moved as for b_transport.
+    tick_t access(tlm::tlm_generic_payload& gp, tick_t t);
+
+private:
+    void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+
+    const dram_config m_cfg;
+    phys_mem& m_mem;
+    clock_domain m_clk;
+    timeline m_channel;
+    dram_stats m_stats{};
+};
+
+} // namespace models::mem

@@ -1,0 +1,65 @@
+#include "mem/noc.h"
+
+namespace models::mem {
+
+static const param_desc k_noc_rows[] = {
+#define P(...) FEC_PARAM_TABLE_ROW(noc_config, __VA_ARGS__)
+#include "mem/noc_params.def"
+#undef P
+};
+const param_table noc_param_table = {"noc", "AXI fabric (NIC-301) between bus masters and DRAM", k_noc_rows,
+                                     sizeof k_noc_rows / sizeof k_noc_rows[0]};
+
+const stat_desc noc_stat_rows[] = {
+#define S(...) FEC_STAT_ROW(noc_stats, __VA_ARGS__)
+#include "mem/noc_stats.def"
+#undef S
+};
+const size_t noc_stat_count = sizeof noc_stat_rows / sizeof noc_stat_rows[0];
+
+noc::noc(sc_core::sc_module_name nm, const noc_config& cfg)
+    : sc_module(nm), masters("masters"), mem_side("mem_side"), m_cfg(cfg), m_clk(cfg.clock_hz)
+{
+    masters.register_b_transport(this, &noc::b_transport);
+}
+
+void noc::end_of_elaboration()
+{
+    m_ports.assign(masters.size(), timeline(m_horizon));
+}
+
+void noc::set_horizon(tick_t h)
+{
+    m_horizon = h;
+    for (auto& p : m_ports)
+        p.set_horizon(h);
+}
+
+tick_t noc::access(unsigned port, tlm::tlm_generic_payload& gp, tick_t t)
+{
+    if (port >= m_ports.size())
+        m_ports.resize(port + 1, timeline(m_horizon));
+    const unsigned len = gp.get_data_length();
+    const tick_t xfer = m_clk.cycles((len + m_cfg.port_bytes_per_cycle - 1) / m_cfg.port_bytes_per_cycle);
+    const tick_t start = m_ports[port].book(t, xfer);
+    const tick_t hop = m_clk.cycles(m_cfg.latency_cycles);
+    m_stats.transactions++;
+    m_stats.bytes += len;
+    m_stats.port_wait_ps += start - t;
+    if (ext_of(gp).master == MASTER_ENET)
+        m_stats.enet_transactions++;
+    sc_core::sc_time d = from_ps(start + hop - now_ps());
+    mem_side->b_transport(gp, d);
+    tick_t done = now_ps() + to_ps(d);
+    if (gp.is_read())
+        done += hop;
+    return done;
+}
+
+void noc::b_transport(int port, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay)
+{
+    const tick_t t = now_ps() + to_ps(delay);
+    delay = from_ps(access((unsigned)port, gp, t) - now_ps());
+}
+
+} // namespace models::mem

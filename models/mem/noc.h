@@ -1,0 +1,59 @@
+// models/mem/noc.h: the AXI fabric between bus masters and DRAM.
+//
+// Models: one port per bound master with its own data width (a port carries
+// one burst at a time), a fixed one-way latency, and forwarding to DRAM where
+// the masters contend. Does not model: QoS, outstanding-transaction limits,
+// peripheral (AIPS) routing; MMIO does not cross this model.
+#pragma once
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/multi_passthrough_target_socket.h>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <vector>
+#include "common/params.h"
+#include "common/stats.h"
+#include "common/timeline.h"
+#include "mem/mem_ext.h"
+
+namespace models::mem {
+
+struct noc_config {
+#define P FEC_PARAM_STRUCT_MEMBER
+#include "mem/noc_params.def"
+#undef P
+};
+extern const param_table noc_param_table;
+
+struct noc_stats {
+#define S FEC_STAT_MEMBER
+#include "mem/noc_stats.def"
+#undef S
+};
+extern const stat_desc noc_stat_rows[];
+extern const size_t noc_stat_count;
+
+class noc : public sc_core::sc_module {
+public:
+    tlm_utils::multi_passthrough_target_socket<noc> masters;  // PL310 master port, ENET uDMA, ...
+    tlm_utils::simple_initiator_socket<noc> mem_side;         // to DRAM
+
+    noc(sc_core::sc_module_name nm, const noc_config& cfg);
+    const noc_stats& stats() const { return m_stats; }
+    void reset_stats() { m_stats = {}; }
+    void set_horizon(tick_t h);
+
+    // b_transport in absolute time: t = request time (ps); returns when the master may go on.
+    tick_t access(unsigned port, tlm::tlm_generic_payload& gp, tick_t t);
+
+private:
+    void b_transport(int port, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+    void end_of_elaboration() override;
+
+    const noc_config m_cfg;
+    clock_domain m_clk;
+    std::vector<timeline> m_ports;
+    tick_t m_horizon = 100 * PS_PER_US;
+    noc_stats m_stats{};
+};
+
+} // namespace models::mem

@@ -1,0 +1,1 @@
+# sim/: the fecsim command line tool and its scenario/results machinery.

@@ -1,0 +1,8 @@
+// Tier (b): per-model benches against the real memory path.
+#include "tests/lib.h"
+
+int main()
+{
+    static Suite* (*const suites[])(void) = {suite_dram};
+    return tests_run(suites, sizeof suites / sizeof suites[0]);
+}

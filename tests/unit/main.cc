@@ -1,0 +1,8 @@
+// Tier (a): pure logic, no SystemC simulation.
+#include "tests/lib.h"
+
+int main()
+{
+    static Suite* (*const suites[])(void) = {suite_timeline, suite_params};
+    return tests_run(suites, sizeof suites / sizeof suites[0]);
+}
