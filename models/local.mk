@@ -12,6 +12,8 @@ models_libmodels_a_SOURCES = \
 	models/mem/phys_mem.h models/mem/phys_mem.cc \
 	models/mem/dram.h models/mem/dram.cc \
 	models/mem/noc.h models/mem/noc.cc
+include models/enet/local.mk
+
 EXTRA_DIST += $(wildcard $(srcdir)/models/*/*.def)
 
-MODELS_LIBS = models/libmodels.a $(SYSTEMC_LIBS)
+MODELS_LIBS = models/libmodels.a $(SYSTEMC_LIBS) $(PCAP_LIBS)
