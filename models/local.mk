@@ -11,7 +11,13 @@ models_libmodels_a_SOURCES = \
 	models/mem/mem_ext.h \
 	models/mem/phys_mem.h models/mem/phys_mem.cc \
 	models/mem/dram.h models/mem/dram.cc \
-	models/mem/noc.h models/mem/noc.cc
+	models/mem/noc.h models/mem/noc.cc \
+	models/mem/stressor.h models/mem/stressor.cc \
+	models/cache/cache_array.h \
+	models/cache/l1.h models/cache/l1.cc \
+	models/cache/pl310_regs.h models/cache/pl310.h models/cache/pl310.cc \
+	models/cache/dma_maint.h models/cache/dma_maint.cc \
+	models/cache/hierarchy.h models/cache/hierarchy.cc
 include models/enet/local.mk
 
 EXTRA_DIST += $(wildcard $(srcdir)/models/*/*.def)

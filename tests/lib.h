@@ -17,5 +17,7 @@ TCase* tests_tcase(const char* name, int timeout_s);
 // tier: unit
 Suite* suite_timeline(void);
 Suite* suite_params(void);
+Suite* suite_cache_array(void);
 // tier: models
 Suite* suite_dram(void);
+Suite* suite_cache(void);

@@ -11,9 +11,9 @@ AM_TESTS_ENVIRONMENT = SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 CK_FORK=yes; export S
 tests_unit_run_unit_CXXFLAGS = $(TESTS_CXXFLAGS)
 tests_unit_run_unit_LDADD = $(TESTS_LDADD)
 tests_unit_run_unit_SOURCES = tests/lib.h tests/lib.cc tests/unit/main.cc \
-	tests/unit/timeline.cc tests/unit/params.cc
+	tests/unit/timeline.cc tests/unit/params.cc tests/unit/cache_array.cc
 
 tests_models_run_models_CXXFLAGS = $(TESTS_CXXFLAGS)
 tests_models_run_models_LDADD = $(TESTS_LDADD)
 tests_models_run_models_SOURCES = tests/lib.h tests/lib.cc tests/models/main.cc \
-	tests/models/dram.cc
+	tests/models/dram.cc tests/models/cache.cc

@@ -13,6 +13,7 @@
 #pragma once
 #include <cstdint>
 #include <tlm>
+#include "common/time.h"
 
 namespace models::mem {
 

@@ -3,6 +3,6 @@
 
 int main()
 {
-    static Suite* (*const suites[])(void) = {suite_timeline, suite_params};
+    static Suite* (*const suites[])(void) = {suite_timeline, suite_params, suite_cache_array};
     return tests_run(suites, sizeof suites / sizeof suites[0]);
 }

@@ -1,0 +1,128 @@
+// models/cache/cache_array.h: tags, per-line state and (optionally) data of a
+// set-associative cache; the storage shared by the L1 and PL310 models.
+//
+// Contract: line numbers are physical addresses >> line_shift; the number of
+// sets is a power of two; a victim is an invalid way if the set has one,
+// otherwise chosen by the replacement policy from a seeded generator, so the
+// same seed gives the same victims.
+#pragma once
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+#include "common/rng.h"
+
+namespace models::cache {
+
+enum class replacement_kind : uint32_t { random = 0, round_robin = 1, lru = 2 };
+
+enum line_flag : uint8_t {
+    LINE_DIRTY = 1,   // newer than the next level
+    LINE_SHARED = 2,  // another L1 may hold a copy (L1 only)
+};
+
+class cache_array {
+public:
+    cache_array(uint64_t size_bytes, unsigned assoc, unsigned line_bytes, replacement_kind repl,
+                uint64_t seed, bool with_data)
+        : m_assoc(assoc), m_repl(repl), m_rng(seed, 0xCA)
+    {
+        if (!line_bytes || (line_bytes & (line_bytes - 1)) || !assoc ||
+            size_bytes % ((uint64_t)assoc * line_bytes))
+            throw std::invalid_argument("cache: size must be a multiple of assoc * line, line a power of two");
+        m_sets = (unsigned)(size_bytes / ((uint64_t)assoc * line_bytes));
+        if (m_sets & (m_sets - 1))
+            throw std::invalid_argument("cache: the number of sets must be a power of two");
+        m_line_shift = (unsigned)__builtin_ctz(line_bytes);
+        m_line = line_bytes;
+        const size_t n = (size_t)m_sets * assoc;
+        m_tag.assign(n, 0);
+        m_flags.assign(n, 0);
+        m_rr.assign(m_sets, 0);
+        if (repl == replacement_kind::lru)
+            m_stamp.assign(n, 0);
+        if (with_data)
+            m_data.assign(n * line_bytes, 0);
+    }
+
+    unsigned sets() const { return m_sets; }
+    unsigned assoc() const { return m_assoc; }
+    unsigned line_bytes() const { return m_line; }
+    unsigned line_shift() const { return m_line_shift; }
+    uint64_t line_of(uint64_t pa) const { return pa >> m_line_shift; }
+    unsigned set_of(uint64_t pa) const { return (unsigned)(line_of(pa) & (m_sets - 1)); }
+
+    // Slot index (set * assoc + way) holding pa's line, or -1.
+    int find(uint64_t pa) const
+    {
+        const uint64_t key = line_of(pa) + 1;
+        const size_t base = (size_t)set_of(pa) * m_assoc;
+        for (unsigned w = 0; w < m_assoc; w++)
+            if (m_tag[base + w] == key)
+                return (int)(base + w);
+        return -1;
+    }
+
+    // Slot to (re)use for pa's line: an invalid way first, else the policy's victim.
+    int victim(uint64_t pa)
+    {
+        const unsigned set = set_of(pa);
+        const size_t base = (size_t)set * m_assoc;
+        for (unsigned w = 0; w < m_assoc; w++)
+            if (!m_tag[base + w])
+                return (int)(base + w);
+        switch (m_repl) {
+        case replacement_kind::random:
+            return (int)(base + m_rng.below(m_assoc));
+        case replacement_kind::round_robin: {
+            unsigned w = m_rr[set];
+            m_rr[set] = (w + 1) % m_assoc;
+            return (int)(base + w);
+        }
+        case replacement_kind::lru: {
+            unsigned best = 0;
+            for (unsigned w = 1; w < m_assoc; w++)
+                if (m_stamp[base + w] < m_stamp[base + best])
+                    best = w;
+            return (int)(base + best);
+        }
+        }
+        return (int)base;
+    }
+
+    bool valid(int slot) const { return m_tag[slot] != 0; }
+    // Physical address of the line in a valid slot.
+    uint64_t addr(int slot) const { return (m_tag[slot] - 1) << m_line_shift; }
+    uint8_t flags(int slot) const { return m_flags[slot]; }
+    void set_flags(int slot, uint8_t f) { m_flags[slot] = f; }
+    bool dirty(int slot) const { return m_flags[slot] & LINE_DIRTY; }
+    void install(int slot, uint64_t pa, uint8_t f)
+    {
+        m_tag[slot] = line_of(pa) + 1;
+        m_flags[slot] = f;
+        touch(slot);
+    }
+    void drop(int slot)
+    {
+        m_tag[slot] = 0;
+        m_flags[slot] = 0;
+    }
+    void touch(int slot)
+    {
+        if (!m_stamp.empty())
+            m_stamp[slot] = ++m_clock;
+    }
+    uint8_t* data(int slot) { return m_data.empty() ? nullptr : &m_data[(size_t)slot * m_line]; }
+
+private:
+    unsigned m_sets = 0, m_assoc, m_line = 0, m_line_shift = 0;
+    replacement_kind m_repl;
+    rng m_rng;
+    std::vector<uint64_t> m_tag;  // line number + 1; 0 = invalid
+    std::vector<uint8_t> m_flags;
+    std::vector<uint32_t> m_rr;
+    std::vector<uint64_t> m_stamp;
+    uint64_t m_clock = 0;
+    std::vector<uint8_t> m_data;
+};
+
+} // namespace models::cache

@@ -1,0 +1,104 @@
+#include "cache/dma_maint.h"
+#include "cache/pl310_regs.h"
+
+namespace models::cache {
+
+static tick_t l2_op(cpu_caches& c, uint32_t reg, uint64_t pa, tick_t t)
+{
+    tick_t done;
+    const tick_t acc = c.l2.reg_write(reg, (uint32_t)pa, t, &done);
+    c.l1.note_posted(done);
+    return acc;
+}
+
+static tick_t l1_range(cpu_caches& c, l1_op op, uint64_t start, uint64_t end, tick_t t)
+{
+    const uint64_t lb = c.l1.line_bytes();
+    for (uint64_t a = start & ~(lb - 1); a < end; a += lb)
+        t += c.l1.maint(op, a, t);
+    return t + c.l1.dsb(t);
+}
+
+tick_t v7_dma_inv_range(cpu_caches& c, uint64_t start, uint64_t end, tick_t t)
+{
+    const uint64_t lb = c.l1.line_bytes(), m = lb - 1;
+    if (start & m) {
+        start &= ~m;
+        t += c.l1.maint(l1_op::clean_inv, start, t);
+        start += lb;
+    }
+    if (end & m) {
+        end &= ~m;
+        t += c.l1.maint(l1_op::clean_inv, end, t);
+    }
+    for (; start < end; start += lb)
+        t += c.l1.maint(l1_op::inv, start, t);
+    return t + c.l1.dsb(t);
+}
+
+tick_t v7_dma_clean_range(cpu_caches& c, uint64_t start, uint64_t end, tick_t t)
+{
+    return l1_range(c, l1_op::clean, start, end, t);
+}
+
+tick_t v7_dma_flush_range(cpu_caches& c, uint64_t start, uint64_t end, tick_t t)
+{
+    return l1_range(c, l1_op::clean_inv, start, end, t);
+}
+
+tick_t l2c210_inv_range(cpu_caches& c, uint64_t start, uint64_t end, tick_t t)
+{
+    const uint64_t lb = c.l2.line_bytes(), m = lb - 1;
+    if (start & m) {
+        start &= ~m;
+        t = l2_op(c, pl310_reg::CLEAN_INV_LINE_PA, start, t);
+        start += lb;
+    }
+    if (end & m) {
+        end &= ~m;
+        t = l2_op(c, pl310_reg::CLEAN_INV_LINE_PA, end, t);
+    }
+    for (; start < end; start += lb)
+        t = l2_op(c, pl310_reg::INV_LINE_PA, start, t);
+    return l2_op(c, pl310_reg::CACHE_SYNC, 0, t);
+}
+
+static tick_t l2c210_each(cpu_caches& c, uint32_t reg, uint64_t start, uint64_t end, tick_t t)
+{
+    const uint64_t lb = c.l2.line_bytes();
+    for (start &= ~(lb - 1); start < end; start += lb)
+        t = l2_op(c, reg, start, t);
+    return l2_op(c, pl310_reg::CACHE_SYNC, 0, t);
+}
+
+tick_t l2c210_clean_range(cpu_caches& c, uint64_t start, uint64_t end, tick_t t)
+{
+    return l2c210_each(c, pl310_reg::CLEAN_LINE_PA, start, end, t);
+}
+
+tick_t l2c210_flush_range(cpu_caches& c, uint64_t start, uint64_t end, tick_t t)
+{
+    return l2c210_each(c, pl310_reg::CLEAN_INV_LINE_PA, start, end, t);
+}
+
+tick_t arm_dma_sync_for_cpu(cpu_caches& c, uint64_t pa, uint64_t size, dma_dir dir, tick_t t)
+{
+    if (dir == dma_dir::to_device || size == 0)
+        return t;
+    t = l2c210_inv_range(c, pa, pa + size, t);
+    return v7_dma_inv_range(c, pa, pa + size, t);
+}
+
+tick_t arm_dma_sync_for_device(cpu_caches& c, uint64_t pa, uint64_t size, dma_dir dir, tick_t t)
+{
+    if (size == 0)
+        return t;
+    if (dir == dma_dir::from_device) {
+        t = v7_dma_inv_range(c, pa, pa + size, t);
+        return l2c210_inv_range(c, pa, pa + size, t);
+    }
+    t = v7_dma_clean_range(c, pa, pa + size, t);
+    return l2c210_clean_range(c, pa, pa + size, t);
+}
+
+} // namespace models::cache

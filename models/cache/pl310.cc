@@ -1,0 +1,349 @@
+#include "cache/pl310.h"
+#include <algorithm>
+#include <cstring>
+#include "common/log.h"
+
+namespace models::cache {
+
+static const param_desc k_l2_rows[] = {
+#define P(...) FEC_PARAM_TABLE_ROW(l2_config, __VA_ARGS__)
+#include "cache/l2_params.def"
+#undef P
+};
+const param_table l2_param_table = {"l2", "PL310 (L2C-310) shared L2 cache with data and by-PA maintenance",
+                                    k_l2_rows, sizeof k_l2_rows / sizeof k_l2_rows[0]};
+
+const stat_desc l2_stat_rows[] = {
+#define S(...) FEC_STAT_ROW(l2_stats, __VA_ARGS__)
+#include "cache/l2_stats.def"
+#undef S
+};
+const size_t l2_stat_count = sizeof l2_stat_rows / sizeof l2_stat_rows[0];
+
+pl310::pl310(sc_core::sc_module_name nm, const l2_config& cfg, mem::phys_mem& mem)
+    : sc_module(nm), cpu_side("cpu_side"), regs("regs"), mem_side("mem_side"), m_cfg(cfg), m_mem(mem),
+      m_clk(cfg.clock_hz),
+      m_arr(cfg.size_bytes, cfg.assoc, cfg.line_bytes, cfg.replacement, cfg.seed, true)
+{
+    cpu_side.register_b_transport(this, &pl310::b_transport);
+    regs.register_b_transport(this, &pl310::regs_b_transport);
+}
+
+void pl310::set_horizon(tick_t h)
+{
+    m_horizon = h;
+    m_port.set_horizon(h);
+    m_maint.set_horizon(h);
+}
+
+tick_t pl310::book_port(tick_t t, tick_t dur)
+{
+    const tick_t unblocked = m_maint.free_at(t);
+    if (unblocked > t)
+        m_stats.blocked_ps += unblocked - t;
+    const tick_t s = m_port.book(t, dur);
+    m_stats.port_wait_ps += s - t;
+    return s;
+}
+
+void pl310::note_inflight(tick_t start, tick_t end)
+{
+    if (m_inflight.empty() || m_inflight.back().start <= start) {
+        m_inflight.push_back({start, end});
+    } else {
+        auto it = std::upper_bound(m_inflight.begin(), m_inflight.end(), start,
+                                   [](tick_t s, const flight& f) { return s < f.start; });
+        m_inflight.insert(it, {start, end});
+    }
+    if (m_inflight.size() > 256 && start > m_horizon) {
+        const tick_t lim = start - m_horizon;
+        size_t k = 0;
+        while (k < m_inflight.size() && m_inflight[k].end < lim)
+            k++;
+        if (k > 128)
+            m_inflight.erase(m_inflight.begin(), m_inflight.begin() + k);
+    }
+}
+
+tick_t pl310::drained_at(tick_t t) const
+{
+    // Transfers last at most a DRAM round trip under load; scan back until
+    // entries are old enough that none can still be in flight at t.
+    tick_t m = t;
+    auto it = std::upper_bound(m_inflight.begin(), m_inflight.end(), t,
+                               [](tick_t x, const flight& f) { return x < f.start; });
+    int budget = 512;
+    while (it != m_inflight.begin() && budget-- > 0) {
+        --it;
+        if (it->end > m)
+            m = it->end;
+        if (it->start + 10 * PS_PER_US < t)
+            break;
+    }
+    return m;
+}
+
+tick_t pl310::forward(tlm::tlm_generic_payload& gp, tick_t t)
+{
+    sc_core::sc_time d = from_ps(t - now_ps());
+    mem_side->b_transport(gp, d);
+    return now_ps() + to_ps(d);
+}
+
+tick_t pl310::writeback(int slot, tick_t t, uint8_t master)
+{
+    const unsigned lb = m_arr.line_bytes();
+    m_down.set(tlm::TLM_WRITE_COMMAND, m_arr.addr(slot), m_arr.data(slot), lb);
+    m_down.ext.master = master;
+    m_down.ext.uncached = false;
+    m_down.ext.posted = true;
+    const tick_t done = forward(m_down.gp, t);
+    note_inflight(t, done);
+    m_arr.set_flags(slot, m_arr.flags(slot) & ~LINE_DIRTY);
+    m_stats.writebacks++;
+    return done;
+}
+
+void pl310::evict(int slot, tick_t t, uint8_t master)
+{
+    if (m_arr.valid(slot) && m_arr.dirty(slot))
+        writeback(slot, t, master);
+    m_arr.drop(slot);
+}
+
+int pl310::allocate(uint64_t lpa, tick_t t, uint8_t master)
+{
+    int slot = m_arr.victim(lpa);
+    evict(slot, t, master);
+    return slot;
+}
+
+tick_t pl310::line_read(uint64_t lpa, uint8_t* out, tick_t s, uint8_t master)
+{
+    const unsigned lb = m_arr.line_bytes();
+    int slot = m_arr.find(lpa);
+    tick_t done;
+    if (slot >= 0) {
+        m_stats.hits++;
+        m_arr.touch(slot);
+        done = s + m_clk.cycles(m_cfg.hit_cycles);
+    } else {
+        m_stats.misses++;
+        slot = allocate(lpa, s, master);
+        const tick_t req = s + m_clk.cycles(m_cfg.hit_cycles);
+        m_down.set(tlm::TLM_READ_COMMAND, lpa, m_arr.data(slot), lb);
+        m_down.ext.master = master;
+        m_down.ext.uncached = false;
+        m_down.ext.posted = false;
+        done = forward(m_down.gp, req);
+        note_inflight(req, done);
+        m_arr.install(slot, lpa, 0);
+        m_stats.miss_ps += done - s;
+    }
+    if (out)
+        std::memcpy(out, m_arr.data(slot), lb);
+    return done;
+}
+
+tick_t pl310::line_write(uint64_t lpa, const uint8_t* in, tick_t s, uint8_t master)
+{
+    int slot = m_arr.find(lpa);
+    if (slot >= 0) {
+        m_stats.write_hits++;
+        m_arr.touch(slot);
+    } else {
+        m_stats.write_allocs++;
+        slot = allocate(lpa, s, master);
+        m_arr.install(slot, lpa, 0);
+    }
+    if (in)
+        std::memcpy(m_arr.data(slot), in, m_arr.line_bytes());
+    else
+        std::memset(m_arr.data(slot), 0, m_arr.line_bytes());
+    m_arr.set_flags(slot, LINE_DIRTY);
+    return s + m_clk.cycles(m_cfg.port_cycles);
+}
+
+tick_t pl310::access(tlm::tlm_generic_payload& gp, tick_t t)
+{
+    const mem::mem_ext& x = mem::ext_of(gp);
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    if (x.uncached) {
+        m_stats.uncached++;
+        const tick_t pass = m_clk.cycles(m_cfg.uncached_cycles);
+        const tick_t s = book_port(t, pass);
+        m_down.set(gp.get_command(), gp.get_address(), gp.get_data_ptr(), gp.get_data_length());
+        m_down.ext = x;
+        const tick_t done = forward(m_down.gp, s + pass);
+        gp.set_response_status(m_down.gp.get_response_status());
+        return x.posted ? s + pass : done;
+    }
+    const unsigned lb = m_arr.line_bytes();
+    const uint64_t addr = gp.get_address();
+    const unsigned len = gp.get_data_length();
+    uint8_t* data = gp.get_data_ptr();
+    const tick_t port = m_clk.cycles(m_cfg.port_cycles);
+    tick_t at = t, done = t;
+    uint8_t line[128];
+    for (uint64_t a = addr; a < addr + len;) {
+        const uint64_t lpa = a & ~(uint64_t)(lb - 1);
+        const unsigned off = (unsigned)(a - lpa);
+        const unsigned n = std::min<uint64_t>(lb - off, addr + len - a);
+        uint8_t* p = data ? data + (a - addr) : nullptr;
+        const tick_t s = book_port(at, port);
+        if (gp.is_read()) {
+            if (n == lb) {
+                done = std::max(done, line_read(lpa, p, s, x.master));
+            } else {
+                done = std::max(done, line_read(lpa, line, s, x.master));
+                if (p)
+                    std::memcpy(p, line + off, n);
+            }
+            at = s + port;
+        } else {
+            if (n == lb || x.full_line) {
+                at = line_write(lpa, p, s, x.master);
+            } else {
+                // Partial write: merge into the (possibly filled) line.
+                const tick_t f = line_read(lpa, line, s, x.master);
+                if (p)
+                    std::memcpy(line + off, p, n);
+                else
+                    std::memset(line + off, 0, n);
+                line_write(lpa, line, f, x.master);
+                at = f;
+            }
+            done = at;
+        }
+        a += n;
+    }
+    return done;
+}
+
+tick_t pl310::maint_line(uint32_t op, uint64_t pa, tick_t t, tick_t* done)
+{
+    const uint64_t lpa = pa & ~(uint64_t)(m_arr.line_bytes() - 1);
+    tick_t ready = t;
+    if (m_cfg.maint_waits_for_drain) {
+        ready = drained_at(t);
+        m_stats.drain_wait_ps += ready - t;
+    }
+    const tick_t dur = m_clk.cycles(m_cfg.maint_line_cycles);
+    const tick_t s = book_port(ready, dur);
+    m_maint.book(s, dur);
+    m_stats.maint_ps += dur;
+    const int slot = m_arr.find(lpa);
+    switch (op) {
+    case pl310_reg::INV_LINE_PA:
+        m_stats.inv_line_ops++;
+        if (slot >= 0) {
+            if (m_arr.dirty(slot))
+                m_stats.dirty_lost++;
+            m_arr.drop(slot);
+        }
+        break;
+    case pl310_reg::CLEAN_LINE_PA:
+        m_stats.clean_line_ops++;
+        if (slot >= 0 && m_arr.dirty(slot))
+            writeback(slot, s, mem::MASTER_OTHER);
+        break;
+    default:
+        m_stats.clean_inv_line_ops++;
+        if (slot >= 0) {
+            if (m_arr.dirty(slot))
+                writeback(slot, s, mem::MASTER_OTHER);
+            m_arr.drop(slot);
+        }
+        break;
+    }
+    SIM_TRACE(TRACE_L2, name(), "op 0x%x pa=0x%llx start=%llu wait=%llups", op, (unsigned long long)lpa,
+              (unsigned long long)s, (unsigned long long)(s - t));
+    *done = s + dur;
+    return s;
+}
+
+tick_t pl310::reg_write(uint32_t offset, uint32_t value, tick_t t, tick_t* done)
+{
+    const tick_t arr = t + m_clk.cycles(m_cfg.reg_write_cycles);
+    tick_t tmp;
+    if (!done)
+        done = &tmp;
+    *done = arr;
+    switch (offset) {
+    case pl310_reg::INV_LINE_PA:
+    case pl310_reg::CLEAN_LINE_PA:
+    case pl310_reg::CLEAN_INV_LINE_PA:
+        return maint_line(offset, value, arr, done);
+    case pl310_reg::CACHE_SYNC:
+    case pl310_reg::DUMMY_REG: {
+        const tick_t ready = drained_at(arr);
+        m_stats.drain_wait_ps += ready - arr;
+        const tick_t dur = m_clk.cycles(m_cfg.sync_cycles);
+        const tick_t s = book_port(ready, dur);
+        m_maint.book(s, dur);
+        m_stats.maint_ps += dur;
+        m_stats.syncs++;
+        *done = s + dur;
+        return s;
+    }
+    case pl310_reg::CTRL:
+        m_ctrl = value;
+        return arr;
+    case pl310_reg::AUX_CTRL:
+        m_aux = value;
+        return arr;
+    case pl310_reg::DEBUG_CTRL:
+    case pl310_reg::PREFETCH_CTRL:
+    case pl310_reg::POWER_CTRL:
+        return arr;
+    case pl310_reg::INV_WAY:
+    case pl310_reg::CLEAN_WAY:
+    case pl310_reg::CLEAN_INV_WAY:
+    case pl310_reg::CLEAN_LINE_IDX:
+    case pl310_reg::CLEAN_INV_LINE_IDX:
+        sim_log(log_level::unimp, name(), "way/index operation at 0x%03x is not modelled", offset);
+        return arr;
+    default:
+        sim_log(log_level::guest_error, name(), "write 0x%08x to unknown register 0x%03x", value, offset);
+        return arr;
+    }
+}
+
+uint32_t pl310::reg_read(uint32_t offset)
+{
+    switch (offset) {
+    case pl310_reg::CACHE_ID: return pl310_reg::CACHE_ID_IMX6Q;
+    case pl310_reg::CTRL: return m_ctrl;
+    case pl310_reg::AUX_CTRL: return m_aux;
+    case pl310_reg::CACHE_SYNC: return 0;  // operations are atomic: never pending when read
+    default: return 0;
+    }
+}
+
+void pl310::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay)
+{
+    const tick_t t = now_ps() + to_ps(delay);
+    delay = from_ps(access(gp, t) - now_ps());
+}
+
+void pl310::regs_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay)
+{
+    const uint32_t off = (uint32_t)(gp.get_address() & 0xFFF);
+    uint32_t v = 0;
+    if (gp.get_data_length() != 4) {
+        gp.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+        return;
+    }
+    const tick_t t = now_ps() + to_ps(delay);
+    if (gp.is_write()) {
+        std::memcpy(&v, gp.get_data_ptr(), 4);
+        delay = from_ps(reg_write(off, v, t, nullptr) - now_ps());
+    } else {
+        v = reg_read(off);
+        std::memcpy(gp.get_data_ptr(), &v, 4);
+        delay = from_ps(t + m_clk.cycles(m_cfg.reg_write_cycles) - now_ps());
+    }
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+} // namespace models::cache

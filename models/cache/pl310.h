@@ -1,0 +1,115 @@
+// models/cache/pl310.h: PL310 (L2C-310) shared L2 cache with data.
+//
+// Models: a 16-way write-back, read- and write-allocate cache holding line data;
+// one slave-port timeline shared by all masters (each line transfer occupies
+// it); line fills from and evictions to DRAM through the fabric, tracked while
+// in flight; maintenance by PA (INV/CLEAN/CLEAN_INV_LINE_PA) and CACHE_SYNC as
+// writes to its register block, each atomic: it stalls every slave port for its
+// duration, so one core's maintenance delays the others' L2 traffic. With
+// maint_waits_for_drain, a line operation first waits for fills/evictions in
+// flight; CACHE_SYNC always does. Non-cacheable accesses pass through.
+// Does not model: way and set/way operations (logged unimplemented), the
+// prefetch engine, lockdown, exclusive mode, ECC, the store buffer merging.
+#pragma once
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/multi_passthrough_target_socket.h>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+#include <vector>
+#include "cache/cache_array.h"
+#include "common/params.h"
+#include "common/stats.h"
+#include "common/timeline.h"
+#include "mem/mem_ext.h"
+#include "mem/phys_mem.h"
+#include "cache/pl310_regs.h"
+
+namespace models::cache {
+
+struct l2_config {
+#define P FEC_PARAM_STRUCT_MEMBER
+#include "cache/l2_params.def"
+#undef P
+};
+extern const param_table l2_param_table;
+
+struct l2_stats {
+#define S FEC_STAT_MEMBER
+#include "cache/l2_stats.def"
+#undef S
+};
+extern const stat_desc l2_stat_rows[];
+extern const size_t l2_stat_count;
+
+class pl310 : public sc_core::sc_module {
+public:
+    tlm_utils::multi_passthrough_target_socket<pl310> cpu_side;  // L1s, stressor
+    tlm_utils::simple_target_socket_optional<pl310> regs;  // register block (offsets); optional
+    tlm_utils::simple_initiator_socket<pl310> mem_side;          // to the fabric
+
+    pl310(sc_core::sc_module_name nm, const l2_config& cfg, mem::phys_mem& mem);
+
+    // Data-side access in absolute time (the body of cpu_side's b_transport).
+    // Cacheable reads and writes cover whole lines (a multi-line write is a
+    // burst of line writes); returns when the initiator may go on.
+    tick_t access(tlm::tlm_generic_payload& gp, tick_t t);
+
+    // Register write at absolute time t by a core. Returns when the write was
+    // accepted (the core may go on); *done receives when the operation
+    // completes (a later DSB waits for it).
+    tick_t reg_write(uint32_t offset, uint32_t value, tick_t t, tick_t* done);
+    uint32_t reg_read(uint32_t offset);
+
+    const l2_stats& stats() const { return m_stats; }
+    void reset_stats() { m_stats = {}; }
+    const l2_config& config() const { return m_cfg; }
+    void set_horizon(tick_t h);
+
+    // Inspection for tests and the coherence checker.
+    bool present(uint64_t pa) const { return m_arr.find(pa) >= 0; }
+    bool is_dirty(uint64_t pa) const
+    {
+        int s = m_arr.find(pa);
+        return s >= 0 && m_arr.dirty(s);
+    }
+    const uint8_t* line_data(uint64_t pa)
+    {
+        int s = m_arr.find(pa);
+        return s >= 0 ? m_arr.data(s) : nullptr;
+    }
+    unsigned line_bytes() const { return m_arr.line_bytes(); }
+
+private:
+    void b_transport(int port, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+    void regs_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+
+    // Port booking for an access arriving at t that needs dur; counts waits.
+    tick_t book_port(tick_t t, tick_t dur);
+    // Line operations (t = when the port is ours); return completion.
+    int allocate(uint64_t lpa, tick_t t, uint8_t master);
+    void evict(int slot, tick_t t, uint8_t master);
+    tick_t writeback(int slot, tick_t t, uint8_t master);
+    tick_t line_read(uint64_t lpa, uint8_t* out, tick_t t, uint8_t master);
+    tick_t line_write(uint64_t lpa, const uint8_t* in, tick_t t, uint8_t master);
+    tick_t maint_line(uint32_t op, uint64_t pa, tick_t t, tick_t* done);
+    tick_t forward(tlm::tlm_generic_payload& gp, tick_t t);
+    // Latest completion among fills/evictions started at or before t.
+    tick_t drained_at(tick_t t) const;
+    void note_inflight(tick_t start, tick_t end);
+
+    const l2_config m_cfg;
+    mem::phys_mem& m_mem;
+    clock_domain m_clk;
+    cache_array m_arr;
+    timeline m_port;   // all slave-port occupancy
+    timeline m_maint;  // the part of it taken by maintenance (for blocked_ps)
+    struct flight { tick_t start, end; };
+    std::vector<flight> m_inflight;  // sorted by start
+    tick_t m_horizon = 100 * PS_PER_US;
+    mem::mem_txn m_down;  // reusable downstream transaction
+    uint32_t m_ctrl = 1, m_aux = 0x76470001;
+    l2_stats m_stats{};
+};
+
+} // namespace models::cache

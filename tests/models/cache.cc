@@ -1,0 +1,397 @@
+// L1 + PL310 + DRAM with data: hits, mapping, replacement, write-back,
+// maintenance semantics, stale DMA data, and the ARMv7 range helpers.
+#include "tests/lib.h"
+#include "cache/hierarchy.h"
+#include <cstring>
+
+using namespace models;
+using namespace models::cache;
+
+static const uint64_t BASE = 0x10000000;
+
+// Multi-sockets finish binding at the end of elaboration: run it once.
+static void elaborate() { sc_core::sc_start(sc_core::SC_ZERO_TIME); }
+
+static hierarchy_config small_cfg(unsigned cores = 2)
+{
+    hierarchy_config c;
+    c.cores = cores;
+    return c;
+}
+
+// CPU store of bytes through core `core`: model first, then the host store.
+static tick_t cpu_store(hierarchy& h, unsigned core, uint64_t pa, const void* src, unsigned n, tick_t t)
+{
+    tick_t lat = h.l1[core]->write(pa, n, t);
+    std::memcpy(h.mem.cpu_view(pa), src, n);
+    return lat;
+}
+
+static tick_t cpu_load(hierarchy& h, unsigned core, uint64_t pa, void* dst, unsigned n, tick_t t)
+{
+    tick_t lat = h.l1[core]->read(pa, n, t);
+    std::memcpy(dst, h.mem.cpu_view(pa), n);
+    return lat;
+}
+
+// A device (uDMA) writing DRAM directly: caches are not involved.
+static void dma_write(hierarchy& h, uint64_t pa, uint8_t v, unsigned n)
+{
+    std::memset(h.mem.dram_view(pa), v, n);
+}
+
+START_TEST(test_hit_miss_and_set_mapping)
+{
+    hierarchy h(small_cfg());
+    elaborate();
+    l1_cache& l1 = *h.l1[0];
+    const clock_domain cpu(996e6);
+    tick_t t = 0;
+    tick_t miss = l1.read(BASE + 0x100, 4, t);
+    ck_assert_uint_eq(l1.stats().read_misses, 1);
+    ck_assert_msg(miss > cpu.cycles(25) + 100 * PS_PER_NS, "miss past L2 costs L2 + ~110 ns: %llu ps",
+                  (unsigned long long)miss);
+    t += miss;
+    ck_assert_uint_eq(l1.read(BASE + 0x11C, 4, t), cpu.cycles(4));  // same 32-B line
+    ck_assert_uint_eq(l1.stats().read_hits, 1);
+    // 32 KiB, 4 ways, 32-B lines: 256 sets, so addresses 8 KiB apart share a set.
+    const uint64_t way_stride = 256 * 32;
+    for (int i = 1; i <= 3; i++)
+        t += l1.read(BASE + 0x100 + i * way_stride, 4, t);
+    ck_assert(l1.present(BASE + 0x100));  // 4 lines fit in a 4-way set
+    t += l1.read(BASE + 0x100 + 4 * way_stride, 4, t);
+    int resident = 0;
+    for (int i = 0; i <= 4; i++)
+        resident += l1.present(BASE + 0x100 + i * way_stride);
+    ck_assert_int_eq(resident, 4);  // a fifth line evicted exactly one
+    ck_assert(l1.present(BASE + 0x120) == false);
+    // The line that left L1 is still in the PL310: refetch is an L2 hit.
+    for (int i = 0; i <= 4; i++) {
+        uint64_t a = BASE + 0x100 + i * way_stride;
+        if (!l1.present(a)) {
+            ck_assert_uint_eq(l1.read(a, 4, t), cpu.cycles(25));
+            break;
+        }
+    }
+}
+END_TEST
+
+START_TEST(test_dirty_eviction_writes_back)
+{
+    hierarchy_config c = small_cfg(1);
+    c.l2.size_bytes = 16384;  // small L2 so the line also leaves the L2
+    c.l2.assoc = 1;
+    hierarchy h(c);
+    elaborate();
+    const uint8_t v[4] = {1, 2, 3, 4};
+    tick_t t = cpu_store(h, 0, BASE + 0x40, v, 4, 0);
+    ck_assert(h.l1[0]->is_dirty(BASE + 0x40));
+    ck_assert_uint_eq(h.mem.dram_view(BASE + 0x40)[0], 0);
+    // Conflicting lines in L1 (8 KiB apart) and in the 16 KiB direct-mapped L2.
+    for (int i = 1; i <= 8; i++)
+        t += h.l1[0]->read(BASE + 0x40 + (uint64_t)i * 16384, 4, t);
+    ck_assert(!h.l1[0]->present(BASE + 0x40));
+    ck_assert(!h.l2.present(BASE + 0x40));
+    ck_assert_uint_ge(h.l1[0]->stats().writebacks, 1);
+    ck_assert_uint_ge(h.l2.stats().writebacks, 1);
+    ck_assert_mem_eq(h.mem.dram_view(BASE + 0x40), v, 4);
+}
+END_TEST
+
+START_TEST(test_invalidate_discards_dirty_line)
+{
+    hierarchy h(small_cfg());
+    elaborate();
+    auto cc = h.caches(0);
+    const uint8_t old[4] = {9, 9, 9, 9}, fresh[4] = {5, 6, 7, 8};
+    std::memcpy(h.mem.dram_view(BASE + 0x200), old, 4);
+    tick_t t = cpu_store(h, 0, BASE + 0x200, fresh, 4, 0);
+    t = v7_dma_inv_range(cc, BASE + 0x200, BASE + 0x220, t);  // DCIMVAC: line aligned
+    t = l2c210_inv_range(cc, BASE + 0x200, BASE + 0x220, t);
+    ck_assert_uint_eq(h.l1[0]->stats().dirty_lost, 1);
+    uint8_t got[4];
+    cpu_load(h, 0, BASE + 0x200, got, 4, t);
+    ck_assert_mem_eq(got, old, 4);  // the CPU write is gone
+}
+END_TEST
+
+START_TEST(test_clean_makes_dram_equal)
+{
+    hierarchy h(small_cfg());
+    elaborate();
+    auto cc = h.caches(0);
+    uint8_t v[64];
+    for (int i = 0; i < 64; i++)
+        v[i] = (uint8_t)(0xA0 + i);
+    tick_t t = cpu_store(h, 0, BASE + 0x400, v, 64, 0);
+    t = v7_dma_clean_range(cc, BASE + 0x400, BASE + 0x440, t);
+    ck_assert(h.l1[0]->present(BASE + 0x400) && !h.l1[0]->is_dirty(BASE + 0x400));
+    ck_assert(h.l2.is_dirty(BASE + 0x400));  // L1 clean reaches the PL310 only
+    t = l2c210_clean_range(cc, BASE + 0x400, BASE + 0x440, t);
+    ck_assert(!h.l2.is_dirty(BASE + 0x400));
+    ck_assert_mem_eq(h.mem.dram_view(BASE + 0x400), v, 64);
+    ck_assert_uint_eq(h.l1[0]->stats().clean_ops, 2);
+    ck_assert_uint_eq(h.l2.stats().clean_line_ops, 2);
+}
+END_TEST
+
+START_TEST(test_dma_without_invalidate_reads_stale)
+{
+    hierarchy h(small_cfg());
+    elaborate();
+    auto cc = h.caches(0);
+    const uint64_t buf = BASE + 0x10000;
+    std::memset(h.mem.dram_view(buf), 0x11, 64);
+    uint8_t got[64];
+    tick_t t = cpu_load(h, 0, buf, got, 64, 0);  // lines now cached
+    dma_write(h, buf, 0x22, 64);                  // device writes DRAM only
+    t += cpu_load(h, 0, buf, got, 64, t);
+    for (int i = 0; i < 64; i++)
+        ck_assert_msg(got[i] == 0x11, "byte %d: expected stale 0x11, got 0x%02x", i, got[i]);
+    // Evicting the L1 copy alone is not enough: the PL310 still holds the old line.
+    t = v7_dma_inv_range(cc, buf, buf + 64, t);
+    t += cpu_load(h, 0, buf, got, 64, t);
+    ck_assert_uint_eq(got[0], 0x11);
+    // The Linux order for sync_for_cpu: outer first, then L1.
+    t = arm_dma_sync_for_cpu(cc, buf, 64, dma_dir::from_device, t);
+    cpu_load(h, 0, buf, got, 64, t);
+    for (int i = 0; i < 64; i++)
+        ck_assert_msg(got[i] == 0x22, "byte %d: expected fresh 0x22, got 0x%02x", i, got[i]);
+}
+END_TEST
+
+START_TEST(test_dirty_line_evicted_over_dma_data)
+{
+    hierarchy h(small_cfg());
+    elaborate();
+    auto cc = h.caches(0);
+    const uint64_t buf = BASE + 0x20000;
+    const uint8_t cpu[4] = {0xC0, 0xC1, 0xC2, 0xC3};
+    tick_t t = cpu_store(h, 0, buf, cpu, 4, 0);  // dirty line, never cleaned
+    dma_write(h, buf, 0xD0, 32);                 // device owns the buffer and writes it
+    t = v7_dma_clean_range(cc, buf, buf + 32, t);  // a clean (or an eviction) while the device owns it
+    t = l2c210_clean_range(cc, buf, buf + 32, t);
+    ck_assert_mem_eq(h.mem.dram_view(buf), cpu, 4);  // DMA data overwritten
+    ck_assert_uint_eq(h.mem.dram_view(buf)[4], 0);   // the whole line went back
+}
+END_TEST
+
+START_TEST(test_unaligned_end_clean_invalidates_edge)
+{
+    hierarchy h(small_cfg());
+    elaborate();
+    auto cc = h.caches(0);
+    const uint64_t buf = BASE + 0x30000;  // 64-B aligned
+    const uint8_t mark[4] = {0xEE, 0xEE, 0xEE, 0xEE};
+    // CPU data right after the buffer, in its last (shared) line: dirty.
+    tick_t t = cpu_store(h, 0, buf + 100, mark, 4, 0);
+    t = arm_dma_sync_for_cpu(cc, buf, 98, dma_dir::from_device, t);
+    // 98 B = 3 full lines + a partial one: 3 DCIMVAC + 1 DCCIMVAC, same on the PL310.
+    ck_assert_uint_eq(h.l1[0]->stats().inv_ops, 3);
+    ck_assert_uint_eq(h.l1[0]->stats().clean_inv_ops, 1);
+    ck_assert_uint_eq(h.l2.stats().inv_line_ops, 3);
+    ck_assert_uint_eq(h.l2.stats().clean_inv_line_ops, 1);
+    ck_assert_uint_eq(h.l1[0]->stats().dirty_lost, 0);
+    ck_assert_uint_eq(h.l2.stats().dirty_lost, 0);
+    // The edge line was cleaned, not discarded: sync_for_cpu cleans L1 after
+    // the PL310, so the bytes wait in the PL310 and the CPU still reads them.
+    ck_assert(h.l2.is_dirty(buf + 96));
+    uint8_t got[4];
+    t += cpu_load(h, 0, buf + 100, got, 4, t);
+    ck_assert_mem_eq(got, mark, 4);
+    // sync_for_device goes L1 first, then the PL310: the bytes reach DRAM.
+    t += cpu_store(h, 0, buf + 100, mark, 4, t);
+    t = arm_dma_sync_for_device(cc, buf, 98, dma_dir::from_device, t);
+    ck_assert_mem_eq(h.mem.dram_view(buf + 100), mark, 4);
+}
+END_TEST
+
+START_TEST(test_pl310_op_blocks_other_core)
+{
+    hierarchy h(small_cfg(2));
+    elaborate();
+    const clock_domain cpu(996e6);
+    const uint64_t a = BASE + 0x40000;
+    // Core 1's line is in the PL310 but not in its L1.
+    tick_t t = h.l1[1]->read(a, 4, 0);
+    t += h.l1[1]->maint(l1_op::inv, a, t);
+    t += 10 * PS_PER_US;  // everything drained
+    const tick_t idle = h.l1[1]->read(a, 4, t);
+    ck_assert_uint_eq(idle, cpu.cycles(25));
+    t += idle;
+    h.l1[1]->maint(l1_op::inv, a, t);
+    t += 10 * PS_PER_US;
+    // Core 0 writes INV_LINE_PA for an unrelated line at t0; it reaches the
+    // PL310 after reg_write_cycles and stalls the ports for maint_line_cycles.
+    tick_t done;
+    const tick_t start = h.l2.reg_write(pl310_reg::INV_LINE_PA, (uint32_t)(BASE + 0x50000), t, &done);
+    ck_assert_uint_eq(start, t + cpu.cycles(10));
+    ck_assert_uint_eq(done - start, cpu.cycles(70));
+    // Core 1 asks 20 cycles into the operation: it waits the remaining 50.
+    const tick_t t1 = start + cpu.cycles(20);
+    const tick_t blocked = h.l1[1]->read(a, 4, t1);
+    ck_assert_uint_eq(blocked, cpu.cycles(25) + cpu.cycles(50));
+    ck_assert_uint_eq(h.l2.stats().blocked_ps, cpu.cycles(50));
+}
+END_TEST
+
+START_TEST(test_range_helper_counts_2033)
+{
+    hierarchy h(small_cfg());
+    elaborate();
+    auto cc = h.caches(0);
+    const uint64_t buf = BASE + 0x80040;  // 64-B aligned RX buffer
+    const clock_domain cpu(996e6);
+    tick_t t0 = 0;
+    tick_t t = arm_dma_sync_for_cpu(cc, buf, 2033, dma_dir::from_device, t0);
+    const auto& s1 = h.l1[0]->stats();
+    const auto& s2 = h.l2.stats();
+    ck_assert_uint_eq(s1.inv_ops + s1.clean_inv_ops, 64);
+    ck_assert_uint_eq(s1.clean_inv_ops, 1);
+    ck_assert_uint_eq(s2.inv_line_ops + s2.clean_inv_line_ops, 64);
+    ck_assert_uint_eq(s2.clean_inv_line_ops, 1);
+    ck_assert_uint_eq(s2.syncs, 1);
+    ck_assert_uint_eq(s1.dsbs, 1);
+    // Cost: 64 blocking PL310 ops dominate (70 cycles each), plus 64 L1 ops.
+    const tick_t lat = t - t0;
+    ck_assert_msg(lat >= cpu.cycles(64 * 70 + 64 * 6) && lat <= cpu.cycles(64 * 90 + 64 * 6 + 400),
+                  "sync_for_cpu(2033) took %llu ns", (unsigned long long)(lat / 1000));
+    // The balancing sync_for_device repeats it, L1 first.
+    t = arm_dma_sync_for_device(cc, buf, 2033, dma_dir::from_device, t);
+    ck_assert_uint_eq(s1.inv_ops + s1.clean_inv_ops, 128);
+    ck_assert_uint_eq(s2.inv_line_ops + s2.clean_inv_line_ops, 128);
+    ck_assert_uint_eq(s2.syncs, 2);
+    // The partial sync of a 242-B frame: 8 + 8 line ops and one sync.
+    h.l1[0]->reset_stats();
+    h.l2.reset_stats();
+    arm_dma_sync_for_cpu(cc, buf + 4096, 242, dma_dir::from_device, t);
+    ck_assert_uint_eq(s1.inv_ops + s1.clean_inv_ops, 8);
+    ck_assert_uint_eq(s2.inv_line_ops + s2.clean_inv_line_ops, 8);
+    ck_assert_uint_eq(s2.syncs, 1);
+}
+END_TEST
+
+START_TEST(test_to_device_cleans)
+{
+    hierarchy h(small_cfg());
+    elaborate();
+    auto cc = h.caches(0);
+    const uint64_t buf = BASE + 0x90000;
+    uint8_t v[100];
+    for (int i = 0; i < 100; i++)
+        v[i] = (uint8_t)i;
+    tick_t t = cpu_store(h, 0, buf, v, 100, 0);
+    t = arm_dma_sync_for_device(cc, buf, 100, dma_dir::to_device, t);
+    ck_assert_mem_eq(h.mem.dram_view(buf), v, 100);
+    ck_assert_uint_eq(h.l1[0]->stats().clean_ops, 4);
+    ck_assert_uint_eq(h.l2.stats().clean_line_ops, 4);
+    // sync_for_cpu(TO_DEVICE) is a no-op on ARMv7.
+    const auto before = h.l2.stats().syncs;
+    ck_assert_uint_eq(arm_dma_sync_for_cpu(cc, buf, 100, dma_dir::to_device, t), t);
+    ck_assert_uint_eq(h.l2.stats().syncs, before);
+}
+END_TEST
+
+START_TEST(test_scu_coherence_between_cores)
+{
+    hierarchy h(small_cfg(2));
+    elaborate();
+    const uint64_t a = BASE + 0xA0000;
+    const uint8_t v[4] = {1, 2, 3, 4};
+    tick_t t = cpu_store(h, 0, a, v, 4, 0);
+    uint8_t got[4];
+    t += cpu_load(h, 1, a, got, 4, t);
+    ck_assert_mem_eq(got, v, 4);
+    ck_assert_uint_eq(h.l1[1]->stats().c2c, 1);
+    const uint8_t w[4] = {7, 7, 7, 7};
+    t += cpu_store(h, 1, a, w, 4, t);  // takes the line: core 0's copy goes
+    ck_assert(!h.l1[0]->present(a));
+    ck_assert(h.l1[1]->is_dirty(a));
+    t += cpu_load(h, 0, a, got, 4, t);
+    ck_assert_mem_eq(got, w, 4);
+}
+END_TEST
+
+START_TEST(test_a53_profile_invalidate_cleans_and_prefetch)
+{
+    hierarchy_config c = small_cfg(1);
+    c.l1.inv_is_clean_inv = true;
+    c.l1.prefetch_lines = 2;
+    hierarchy h(c);
+    elaborate();
+    auto cc = h.caches(0);
+    const uint64_t buf = BASE + 0xB0000;
+    const uint8_t v[4] = {3, 3, 3, 3};
+    tick_t t = cpu_store(h, 0, buf, v, 4, 0);
+    t = v7_dma_inv_range(cc, buf, buf + 32, t);
+    ck_assert_uint_eq(h.l1[0]->stats().dirty_lost, 0);  // promoted to clean+invalidate
+    ck_assert(h.l2.is_dirty(buf));
+    uint8_t got[4];
+    cpu_load(h, 0, buf + 0x100, got, 4, t);
+    ck_assert(h.l1[0]->present(buf + 0x120) && h.l1[0]->present(buf + 0x140));
+    ck_assert_uint_eq(h.l1[0]->stats().prefetches, 2);
+}
+END_TEST
+
+// Core 0 reads lines that miss everywhere, every 2 us; the latencies before
+// and after the memory hog starts are summed separately.
+struct probe : sc_core::sc_module {
+    hierarchy& h;
+    tick_t split;
+    tick_t sum[2] = {0, 0};
+    unsigned n[2] = {0, 0};
+    probe(sc_core::sc_module_name nm, hierarchy& hh, tick_t at) : sc_module(nm), h(hh), split(at)
+    {
+        SC_THREAD(run);
+    }
+    SC_HAS_PROCESS(probe);
+    void run()
+    {
+        for (uint64_t i = 0;; i++) {
+            sc_core::wait(2, sc_core::SC_US);
+            const uint64_t a = BASE + 0x200000 + i * 4096 + (i % 7) * 32;
+            const int k = now_ps() >= split;
+            sum[k] += h.l1[0]->read(a, 4, now_ps());
+            n[k]++;
+        }
+    }
+};
+
+START_TEST(test_dram_latency_rises_under_stress)
+{
+    hierarchy_config c = small_cfg(4);
+    c.stress.enabled = true;
+    c.stress.vm_bytes = 8 << 20;
+    c.stress.start_ps = 400 * PS_PER_US;
+    hierarchy h(c);
+    probe p("probe", h, c.stress.start_ps + 10 * PS_PER_US);
+    sc_core::sc_start(800, sc_core::SC_US);
+    ck_assert_uint_gt(p.n[0], 150);
+    ck_assert_uint_gt(p.n[1], 150);
+    ck_assert_uint_gt(h.stress->stats().pages, 50);
+    const double idle = (double)p.sum[0] / p.n[0] / 1000.0, busy = (double)p.sum[1] / p.n[1] / 1000.0;
+    ck_assert_msg(idle > 130 && idle < 160, "idle miss %.1f ns (L2 25 cycles + ~110 ns)", idle);
+    ck_assert_msg(busy > idle + 10, "miss under stress %.1f ns vs idle %.1f ns", busy, idle);
+}
+END_TEST
+
+Suite* suite_cache(void)
+{
+    Suite* s = suite_create("cache");
+    TCase* tc = tests_tcase("data_and_timing", TEST_TIMEOUT_MODEL);
+    tcase_add_test(tc, test_hit_miss_and_set_mapping);
+    tcase_add_test(tc, test_dirty_eviction_writes_back);
+    tcase_add_test(tc, test_invalidate_discards_dirty_line);
+    tcase_add_test(tc, test_clean_makes_dram_equal);
+    tcase_add_test(tc, test_dma_without_invalidate_reads_stale);
+    tcase_add_test(tc, test_dirty_line_evicted_over_dma_data);
+    tcase_add_test(tc, test_unaligned_end_clean_invalidates_edge);
+    tcase_add_test(tc, test_pl310_op_blocks_other_core);
+    tcase_add_test(tc, test_range_helper_counts_2033);
+    tcase_add_test(tc, test_to_device_cleans);
+    tcase_add_test(tc, test_scu_coherence_between_cores);
+    tcase_add_test(tc, test_a53_profile_invalidate_cleans_and_prefetch);
+    tcase_add_test(tc, test_dram_latency_rises_under_stress);
+    suite_add_tcase(s, tc);
+    return s;
+}
