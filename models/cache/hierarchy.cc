@@ -32,7 +32,7 @@ hierarchy::hierarchy(const hierarchy_config& c)
 {
     time_setup();
     tlm_utils::tlm_quantumkeeper::set_global_quantum(from_ps(c.quantum_ps));
-    const tick_t horizon = std::max<tick_t>(4 * c.quantum_ps, 100 * PS_PER_US);
+    const tick_t horizon = std::max<tick_t>(4 * c.quantum_ps, 10 * PS_PER_US);
     dram.set_horizon(horizon);
     noc.set_horizon(horizon);
     l2.set_horizon(horizon);
@@ -44,8 +44,13 @@ hierarchy::hierarchy(const hierarchy_config& c)
     stress.reset(new mem::stressor("stress", placed_stress(c)));
     for (auto& s : stress->mem_side)
         s.bind(l2.cpu_side);
-    l2.mem_side.bind(noc.masters);
+    l2.mem_side.bind(noc.masters);  // port 0 of the fabric
     noc.mem_side.bind(dram.bus);
+    // The hot paths call the bound targets directly (same semantics).
+    for (auto& c : l1)
+        c->set_direct(&l2);
+    l2.set_direct(&noc, 0);
+    noc.set_direct(&dram);
 }
 
 } // namespace models::cache

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cstring>
 #include "common/log.h"
+#include "cache/pl310.h"
 
 namespace models::cache {
 
@@ -43,6 +44,8 @@ tick_t l1_cache::l2_call(tlm::tlm_command cmd, uint64_t pa, uint8_t* data, unsig
     m_txn.ext.uncached = uncached;
     m_txn.ext.posted = posted;
     m_txn.ext.full_line = !uncached && len == m_arr.line_bytes();
+    if (m_l2)
+        return m_l2->access(m_txn.gp, t);
     sc_core::sc_time d = from_ps(t - now_ps());
     mem_side->b_transport(m_txn.gp, d);
     return now_ps() + to_ps(d);

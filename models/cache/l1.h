@@ -107,6 +107,10 @@ public:
         m_arr.drop(slot);
         return d;
     }
+    // Direct-call path to the PL310, equivalent to mem_side bound to its
+    // cpu_side (like DMI: same timing and data, no socket overhead).
+    void set_direct(class pl310* l2) { m_l2 = l2; }
+
     // Apply a broadcast maintenance operation to this L1's copy; t = when.
     void apply_maint(l1_op op, uint64_t pa, tick_t t);
 
@@ -129,6 +133,7 @@ private:
     cache_array m_arr;
     mem::mem_txn m_txn;
     tick_t m_posted_until = 0;
+    class pl310* m_l2 = nullptr;
     tick_t m_hit, m_c2c, m_maint_line;
     uint64_t m_line_mask;
     l1_stats m_stats{};

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cstring>
 #include "common/log.h"
+#include "mem/noc.h"
 
 namespace models::cache {
 
@@ -48,6 +49,8 @@ tick_t pl310::book_port(tick_t t, tick_t dur)
 
 void pl310::note_inflight(tick_t start, tick_t end)
 {
+    m_inflight_max_end = std::max(m_inflight_max_end, end);
+    m_longest_flight = std::max(m_longest_flight, end - start);
     if (m_inflight.empty() || m_inflight.back().start <= start) {
         m_inflight.push_back({start, end});
     } else {
@@ -67,8 +70,10 @@ void pl310::note_inflight(tick_t start, tick_t end)
 
 tick_t pl310::drained_at(tick_t t) const
 {
-    // Transfers last at most a DRAM round trip under load; scan back until
-    // entries are old enough that none can still be in flight at t.
+    if (m_inflight_max_end <= t)
+        return t;
+    // Scan back from the last transfer started at or before t until entries
+    // are older than the longest transfer seen: none of those is in flight.
     tick_t m = t;
     auto it = std::upper_bound(m_inflight.begin(), m_inflight.end(), t,
                                [](tick_t x, const flight& f) { return x < f.start; });
@@ -77,7 +82,7 @@ tick_t pl310::drained_at(tick_t t) const
         --it;
         if (it->end > m)
             m = it->end;
-        if (it->start + 10 * PS_PER_US < t)
+        if (it->start + m_longest_flight < t)
             break;
     }
     return m;
@@ -85,6 +90,8 @@ tick_t pl310::drained_at(tick_t t) const
 
 tick_t pl310::forward(tlm::tlm_generic_payload& gp, tick_t t)
 {
+    if (m_noc)
+        return m_noc->access(m_noc_port, gp, t);
     sc_core::sc_time d = from_ps(t - now_ps());
     mem_side->b_transport(gp, d);
     return now_ps() + to_ps(d);

@@ -25,6 +25,8 @@
 #include "mem/phys_mem.h"
 #include "cache/pl310_regs.h"
 
+namespace models::mem { class noc; }
+
 namespace models::cache {
 
 struct l2_config {
@@ -65,6 +67,9 @@ public:
     void reset_stats() { m_stats = {}; }
     const l2_config& config() const { return m_cfg; }
     void set_horizon(tick_t h);
+    // Direct-call path to the fabric, equivalent to mem_side bound to
+    // noc.masters[port] (like DMI: same timing and data, no socket overhead).
+    void set_direct(mem::noc* n, unsigned port) { m_noc = n; m_noc_port = port; }
 
     // Inspection for tests and the coherence checker.
     bool present(uint64_t pa) const { return m_arr.find(pa) >= 0; }
@@ -106,6 +111,9 @@ private:
     timeline m_maint;  // the part of it taken by maintenance (for blocked_ps)
     struct flight { tick_t start, end; };
     std::vector<flight> m_inflight;  // sorted by start
+    tick_t m_inflight_max_end = 0, m_longest_flight = 0;
+    mem::noc* m_noc = nullptr;  // direct path (see set_direct)
+    unsigned m_noc_port = 0;
     tick_t m_horizon = 100 * PS_PER_US;
     mem::mem_txn m_down;  // reusable downstream transaction
     uint32_t m_ctrl = 1, m_aux = 0x76470001;

@@ -5,7 +5,7 @@ namespace models {
 
 void timeline::prune(tick_t t)
 {
-    if (t <= m_horizon)
+    if (t <= m_horizon || m_head == m_iv.size() || m_iv[m_head].end >= t - m_horizon)
         return;
     const tick_t lim = t - m_horizon;
     while (m_head < m_iv.size() && m_iv[m_head].end < lim)
@@ -18,9 +18,14 @@ void timeline::prune(tick_t t)
 
 size_t timeline::first_ending_after(tick_t t) const
 {
-    // Fast path: most requests land at or after the last booking.
-    if (m_iv.size() == m_head || m_iv.back().end <= t)
-        return m_iv.size();
+    // Fast paths: most requests land at or after the last booking, or just
+    // before it (a busy resource seen by the initiator that booked it last).
+    const size_t n = m_iv.size();
+    if (n == m_head || m_iv[n - 1].end <= t)
+        return n;
+    for (size_t k = n - 1, steps = 0; k > m_head && steps < 4; k--, steps++)
+        if (m_iv[k - 1].end <= t)
+            return k;
     auto it = std::upper_bound(m_iv.begin() + m_head, m_iv.end(), t,
                                [](tick_t x, const iv& v) { return x < v.end; });
     return (size_t)(it - m_iv.begin());

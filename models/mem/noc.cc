@@ -1,4 +1,5 @@
 #include "mem/noc.h"
+#include "mem/dram.h"
 
 namespace models::mem {
 
@@ -48,9 +49,14 @@ tick_t noc::access(unsigned port, tlm::tlm_generic_payload& gp, tick_t t)
     m_stats.port_wait_ps += start - t;
     if (ext_of(gp).master == MASTER_ENET)
         m_stats.enet_transactions++;
-    sc_core::sc_time d = from_ps(start + hop - now_ps());
-    mem_side->b_transport(gp, d);
-    tick_t done = now_ps() + to_ps(d);
+    tick_t done;
+    if (m_dram) {
+        done = m_dram->access(gp, start + hop);
+    } else {
+        sc_core::sc_time d = from_ps(start + hop - now_ps());
+        mem_side->b_transport(gp, d);
+        done = now_ps() + to_ps(d);
+    }
     if (gp.is_read())
         done += hop;
     return done;

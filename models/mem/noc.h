@@ -41,6 +41,8 @@ public:
     const noc_stats& stats() const { return m_stats; }
     void reset_stats() { m_stats = {}; }
     void set_horizon(tick_t h);
+    // Direct-call path to DRAM, equivalent to mem_side bound to d.bus.
+    void set_direct(class dram* d) { m_dram = d; }
 
     // b_transport in absolute time: t = request time (ps); returns when the master may go on.
     tick_t access(unsigned port, tlm::tlm_generic_payload& gp, tick_t t);
@@ -52,6 +54,7 @@ private:
     const noc_config m_cfg;
     clock_domain m_clk;
     std::vector<timeline> m_ports;
+    class dram* m_dram = nullptr;
     tick_t m_horizon = 100 * PS_PER_US;
     noc_stats m_stats{};
 };
