@@ -1,0 +1,80 @@
+// sim/soc.h: the simulated system as one object: every model elaborated from
+// resolved configs, run for a scenario, and its results.
+//
+// Contract with the rest of sim/: the scenario loader fills a soc_config (one
+// member per scenario group, each a model config generated from its parameter
+// table, plus the non-table strings); soc elaborates in its constructor, so a
+// process builds at most one soc (SystemC has one simulation context).
+// run() simulates warmup, resets every statistic, then simulates duration.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+#include "cache/hierarchy.h"
+#include "common/stats.h"
+
+namespace sim {
+
+using models::tick_t;
+
+// [scenario] group: what the run is (not a model; its table lives in sim/).
+struct scenario_config {
+    std::string id = "default";
+    std::string description;
+    uint64_t seed = 1;                              // feeds every model generator
+    tick_t duration_ps = 10 * models::PS_PER_S;     // measured region
+    tick_t warmup_ps = 0;                           // simulated, then statistics reset
+    tick_t quantum_ps = models::PS_PER_US;          // global quantum of temporal decoupling
+};
+
+struct soc_config {
+    scenario_config scenario;
+    models::cache::hierarchy_config mem;  // [cpu] cores/clock, [l1], [l2], [noc], [dram], [stress]
+};
+
+// The summary object of `fecsim run --json` (docs/architecture contract).
+struct cpu_time {
+    unsigned core;
+    double irq_pct, softirq_pct, sys_pct, user_pct, idle_pct;
+};
+struct run_summary {
+    std::string scenario;
+    uint64_t seed = 0;
+    double sim_time_s = 0, wall_time_s = 0, realtime_factor = 0;
+    uint64_t frames_offered = 0, frames_delivered = 0;
+    double loss_pct = 0;
+    uint64_t drops_mac_fifo = 0, drops_socket = 0, drops_driver = 0;
+    uint64_t payload_verified = 0, payload_corrupted = 0, payload_duplicated = 0, payload_reordered = 0;
+    double irq_rate_hz = 0;
+    uint64_t napi_polls = 0;
+    std::vector<cpu_time> cpu;
+    double cpf_total = 0, cpf_dma_sync = 0, cpf_copy = 0, cpf_stack = 0, cpf_mmio = 0, cpf_descriptor = 0;
+    uint64_t dma_sync_calls = 0, dma_sync_lines = 0, dma_sync_cycles = 0;
+    uint64_t coherence_violations = 0;
+};
+
+class soc {
+public:
+    explicit soc(const soc_config& cfg);
+    ~soc();
+    soc(const soc&) = delete;
+    soc& operator=(const soc&) = delete;
+
+    // Simulate warmup + duration; returns the summary. Wall time is measured here.
+    run_summary run();
+    // Every raw counter, named by instance path ("l2.misses"), with description and unit.
+    void visit_stats(const models::stat_visitor& v) const;
+    // Time series sampled during run() (columns named in series_columns()).
+    const std::vector<std::string>& series_columns() const { return m_series_cols; }
+    const std::vector<std::vector<double>>& series() const { return m_series; }
+
+private:
+    void reset_stats();
+
+    soc_config m_cfg;
+    models::cache::hierarchy m_mem;
+    std::vector<std::string> m_series_cols;
+    std::vector<std::vector<double>> m_series;
+};
+
+} // namespace sim
