@@ -9,6 +9,8 @@ using namespace models;
 static cache::hierarchy_config seeded(const soc_config& c)
 {
     cache::hierarchy_config h = c.mem;
+    h.cores = c.cpu.cores;
+    h.cpu_hz = c.cpu.clock_hz;
     h.quantum_ps = c.scenario.quantum_ps;
     h.l1.seed = c.scenario.seed;
     h.l2.seed = c.scenario.seed;
@@ -44,10 +46,12 @@ run_summary soc::run()
     s.sim_time_s = (double)m_cfg.scenario.duration_ps / PS_PER_S;
     s.wall_time_s = wall;
     s.realtime_factor = wall > 0 ? (double)(m_cfg.scenario.duration_ps + m_cfg.scenario.warmup_ps) / PS_PER_S / wall : 0;
-    for (unsigned c = 0; c < m_cfg.mem.cores; c++)
+    for (unsigned c = 0; c < m_cfg.cpu.cores; c++)
         s.cpu.push_back({c, 0, 0, 0, 0, 100});
     return s;
 }
+
+void soc::trace(sc_core::sc_trace_file*) const {}
 
 void soc::visit_stats(const stat_visitor& v) const
 {

@@ -12,6 +12,7 @@
 #include <vector>
 #include "cache/hierarchy.h"
 #include "common/stats.h"
+#include "cpu/cpu_config.h"
 
 namespace sim {
 
@@ -29,7 +30,8 @@ struct scenario_config {
 
 struct soc_config {
     scenario_config scenario;
-    models::cache::hierarchy_config mem;  // [cpu] cores/clock, [l1], [l2], [noc], [dram], [stress]
+    models::cpu::cpu_config cpu;          // [cpu]
+    models::cache::hierarchy_config mem;  // [l1], [l2], [noc], [dram], [stress]; cores/clock from [cpu]
 };
 
 // The summary object of `fecsim run --json` (docs/architecture contract).
@@ -62,6 +64,9 @@ public:
 
     // Simulate warmup + duration; returns the summary. Wall time is measured here.
     run_summary run();
+    // Register the signals worth a waveform (IRQ lines, FIFO level, ...) on an
+    // open VCD file before run().
+    void trace(sc_core::sc_trace_file* tf) const;
     // Every raw counter, named by instance path ("l2.misses"), with description and unit.
     void visit_stats(const models::stat_visitor& v) const;
     // Time series sampled during run() (columns named in series_columns()).
