@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * drivers/shim/simhost.h: the only interface between the kernel-API shim
+ * (C, no SystemC) and the simulator (sim/, C++). The shim implements the
+ * kernel API on top of these calls; sim/ implements them on the models.
+ *
+ * Addresses: "pa" is a simulated physical address; host pointers into
+ * simulated memory are CPU-view pointers (see models/mem/phys_mem.h).
+ * Times are charged to the core that runs the calling code.
+ */
+#ifndef FECSIM_SIMHOST_H
+#define FECSIM_SIMHOST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Cost categories of CPU time, for the cycles-per-frame breakdown. */
+enum simhost_cat {
+	SIMHOST_CAT_DRIVER = 0,	/* driver code, cached data accesses */
+	SIMHOST_CAT_DESC,	/* uncached descriptor accesses */
+	SIMHOST_CAT_MMIO,	/* device register accesses and their barriers */
+	SIMHOST_CAT_DMA_SYNC,	/* dma_map/unmap/sync cache maintenance */
+	SIMHOST_CAT_COPY,	/* memcpy/memset of packet data */
+	SIMHOST_CAT_STACK,	/* network stack above the driver */
+	SIMHOST_CAT_ALLOC,	/* skb and buffer allocation/free */
+	SIMHOST_CAT_COUNT
+};
+
+/* Simulated memory. */
+void *simhost_alloc(size_t size, size_t align, int uncached);	/* zeroed; NULL if exhausted */
+void simhost_free(void *p);
+uint64_t simhost_pa(const void *p);		/* ~0 if not simulated memory */
+void *simhost_va(uint64_t pa);			/* CPU-view pointer of a pa */
+
+/* Memory accesses of instrumented code and of the shim's own helpers. */
+void simhost_access(const void *p, size_t size, int is_write);
+void simhost_copy(void *dst, const void *src, size_t n);	/* memcpy through the caches */
+void simhost_fill(void *dst, int c, size_t n);			/* memset through the caches */
+void simhost_prefetch(const void *p);
+
+/* Device registers (32-bit). pa is the register's physical address. */
+uint32_t simhost_mmio_read32(uint64_t pa);
+void simhost_mmio_write32(uint64_t pa, uint32_t v);
+
+/* Barriers as on ARMv7 with an outer PL310 (hw-facts 4.5). */
+enum simhost_barrier {
+	SIMHOST_DSB = 0,	/* rmb(), dsb */
+	SIMHOST_DSB_OUTER_SYNC,	/* wmb()/mb(): dsb + PL310 CACHE_SYNC */
+	SIMHOST_DMB,		/* dma_rmb()/dma_wmb(), smp_*mb() */
+};
+void simhost_barrier(int kind);
+
+/* Streaming DMA maintenance; dir as enum dma_data_direction. */
+enum simhost_dma_op { SIMHOST_DMA_MAP = 0, SIMHOST_DMA_UNMAP, SIMHOST_DMA_SYNC_CPU, SIMHOST_DMA_SYNC_DEVICE };
+void simhost_dma(int op, uint64_t pa, size_t size, int dir, const void *caller);
+
+/* Time. */
+void simhost_charge(uint64_t cycles, int cat);	/* plain CPU work */
+void simhost_delay_ns(uint64_t ns);		/* busy wait (udelay) */
+void simhost_sleep_ns(uint64_t ns);		/* the task sleeps (msleep) */
+uint64_t simhost_time_ns(void);			/* the core's current time */
+unsigned long simhost_jiffies(void);
+unsigned int simhost_hz(void);
+int simhost_cpu(void);				/* core running the caller */
+
+/* Interrupts, NAPI, softirq. */
+typedef int (*simhost_irq_fn)(int irq, void *dev_id);
+int simhost_request_irq(unsigned int irq, simhost_irq_fn fn, void *dev_id);
+void simhost_free_irq(unsigned int irq, void *dev_id);
+void simhost_raise_net_rx(void);	/* raise NET_RX_SOFTIRQ on this core */
+int simhost_in_softirq(void);
+
+/* The network stack above the driver: takes ownership of the skb. */
+struct sk_buff;
+void simhost_stack_receive(struct sk_buff *skb);
+unsigned int simhost_rx_copybreak_default(void);
+
+/* Fatal: stop the run with a message naming the cause (never returns). */
+void simhost_stop(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+void simhost_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void simhost_trace(const char *func);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
