@@ -18,7 +18,8 @@ models_libmodels_a_SOURCES = \
 	models/cache/pl310_regs.h models/cache/pl310.h models/cache/pl310.cc \
 	models/cache/dma_maint.h models/cache/dma_maint.cc \
 	models/cache/hierarchy.h models/cache/hierarchy.cc \
-	models/cpu/cpu_config.h models/cpu/cpu_config.cc
+	models/cpu/cpu_config.h models/cpu/cpu_config.cc \
+	models/cpu/core.h models/cpu/core.cc
 include models/enet/local.mk
 
 EXTRA_DIST += $(wildcard $(srcdir)/models/*/*.def)

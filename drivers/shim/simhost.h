@@ -31,7 +31,7 @@ enum simhost_cat {
 };
 
 /* Simulated memory. */
-void *simhost_alloc(size_t size, size_t align, int uncached);	/* zeroed; NULL if exhausted */
+void *simhost_alloc(size_t size, size_t align, int uncached);	/* contents undefined; NULL if exhausted */
 void simhost_free(void *p);
 uint64_t simhost_pa(const void *p);		/* ~0 if not simulated memory */
 void *simhost_va(uint64_t pa);			/* CPU-view pointer of a pa */
@@ -60,6 +60,11 @@ void simhost_dma(int op, uint64_t pa, size_t size, int dir, const void *caller);
 
 /* Time. */
 void simhost_charge(uint64_t cycles, int cat);	/* plain CPU work */
+int simhost_cat_enter(int cat);			/* returns the previous category */
+/* Critical section (spinlock held): the core does not yield to other agents inside. */
+void simhost_atomic_enter(void);
+void simhost_atomic_leave(void);
+void simhost_cat_leave(int prev);
 void simhost_delay_ns(uint64_t ns);		/* busy wait (udelay) */
 void simhost_sleep_ns(uint64_t ns);		/* the task sleeps (msleep) */
 uint64_t simhost_time_ns(void);			/* the core's current time */
@@ -73,11 +78,10 @@ int simhost_request_irq(unsigned int irq, simhost_irq_fn fn, void *dev_id);
 void simhost_free_irq(unsigned int irq, void *dev_id);
 void simhost_raise_net_rx(void);	/* raise NET_RX_SOFTIRQ on this core */
 int simhost_in_softirq(void);
+void simhost_preempt_point(void);	/* pending hardirqs may run here */
 
-/* The network stack above the driver: takes ownership of the skb. */
-struct sk_buff;
-void simhost_stack_receive(struct sk_buff *skb);
-unsigned int simhost_rx_copybreak_default(void);
+/* The receiving socket's reader (the application task) has data. */
+void simhost_socket_wake(void);
 
 /* Fatal: stop the run with a message naming the cause (never returns). */
 void simhost_stop(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));

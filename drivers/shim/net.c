@@ -1,0 +1,376 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The network core the driver talks to: socket buffers, net_device, NAPI and
+ * net_rx_action (v5.4 semantics), and the receive stack above the driver as a
+ * cost model (GRO/IP/UDP: a per-frame and per-byte cycle charge plus the
+ * header and socket lines really touched) ending in one UDP socket with a
+ * receive-buffer limit, read by the application task (recvmsg).
+ */
+#include <linux/kernel.h>
+#include <linux/errno.h>
+#include <linux/etherdevice.h>
+#include <linux/list.h>
+#include <linux/netdevice.h>
+#include <linux/skbuff.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+#include "shim.h"
+
+static struct shim_net_config cfg = {
+	.stack_cycles = 12000, .rcvbuf = 196608, .recv_cycles = 3000, .free_cycles = 100,
+	.alloc_cycles = 300, .udp_port = 5201, .netdev_budget = 300, .netdev_budget_ns = 20000000,
+};
+static struct shim_net_stats st;
+
+void shim_net_configure(const struct shim_net_config *c) { cfg = *c; }
+const struct shim_net_stats *shim_net_stats(void) { return &st; }
+void shim_net_reset_stats(void) { memset(&st, 0, sizeof(st)); }
+
+/* ---------------------------------------------------------------- skbs -- */
+
+#define SKB_HEAD_SIZE SKB_DATA_ALIGN(sizeof(struct sk_buff))
+#define SKB_SHINFO_SIZE SKB_DATA_ALIGN(sizeof(struct skb_shared_info))
+
+static struct sk_buff *skb_alloc(struct net_device *dev, unsigned int len, unsigned int reserve)
+{
+	int prev = simhost_cat_enter(SIMHOST_CAT_ALLOC);
+	unsigned int size = SKB_DATA_ALIGN(len + reserve);
+	struct sk_buff *skb;
+	u8 *data;
+
+	simhost_charge(cfg.alloc_cycles, SIMHOST_CAT_ALLOC);
+	skb = simhost_alloc(sizeof(*skb), SMP_CACHE_BYTES, 0);
+	data = skb ? simhost_alloc(size + SKB_SHINFO_SIZE, SMP_CACHE_BYTES, 0) : NULL;
+	if (!data) {
+		if (skb)
+			simhost_free(skb);
+		simhost_cat_leave(prev);
+		return NULL;
+	}
+	memset(skb, 0, offsetof(struct sk_buff, head));
+	skb->head = data;
+	skb->data = data;
+	skb->tail = data;
+	skb->end = data + size;
+	skb->truesize = SKB_HEAD_SIZE + size + SKB_SHINFO_SIZE;
+	memset(skb_shinfo(skb), 0, 8);
+	skb_reserve(skb, reserve);
+	skb->dev = dev;
+	st.skb_alloc++;
+	simhost_cat_leave(prev);
+	return skb;
+}
+
+struct sk_buff *__netdev_alloc_skb(struct net_device *dev, unsigned int length, gfp_t gfp)
+{
+	(void)gfp;
+	return skb_alloc(dev, length, NET_SKB_PAD);
+}
+
+struct sk_buff *netdev_alloc_skb(struct net_device *dev, unsigned int length)
+{
+	return skb_alloc(dev, length, NET_SKB_PAD);
+}
+
+struct sk_buff *netdev_alloc_skb_ip_align(struct net_device *dev, unsigned int length)
+{
+	return skb_alloc(dev, length + NET_IP_ALIGN, NET_SKB_PAD + NET_IP_ALIGN);
+}
+
+struct sk_buff *napi_alloc_skb(struct napi_struct *napi, unsigned int length)
+{
+	return skb_alloc(napi->dev, length + NET_IP_ALIGN, NET_SKB_PAD + NET_IP_ALIGN);
+}
+
+void kfree_skb(struct sk_buff *skb)
+{
+	int prev;
+
+	if (!skb)
+		return;
+	prev = simhost_cat_enter(SIMHOST_CAT_ALLOC);
+	simhost_charge(cfg.free_cycles, SIMHOST_CAT_ALLOC);
+	simhost_free(skb->head);
+	simhost_free(skb);
+	st.skb_free++;
+	simhost_cat_leave(prev);
+}
+
+void consume_skb(struct sk_buff *skb) { kfree_skb(skb); }
+void dev_kfree_skb_any(struct sk_buff *skb) { kfree_skb(skb); }
+void dev_consume_skb_any(struct sk_buff *skb) { kfree_skb(skb); }
+
+__be16 eth_type_trans(struct sk_buff *skb, struct net_device *dev)
+{
+	const u8 *eth = skb->data;
+	__be16 proto;
+
+	skb->dev = dev;
+	if (is_multicast_ether_addr(eth))
+		skb->pkt_type = 1;
+	else if (memcmp(eth, dev->dev_addr, ETH_ALEN))
+		skb->pkt_type = 3;
+	proto = (__be16)(eth[12] | eth[13] << 8);
+	skb_pull(skb, ETH_HLEN);
+	skb->protocol = proto;
+	return proto;
+}
+
+void eth_hw_addr_random(struct net_device *dev)
+{
+	static const u8 addr[ETH_ALEN] = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x01 };	/* the board address the traffic source sends to */
+
+	memcpy(dev->dev_addr, addr, ETH_ALEN);
+	dev->addr_len = ETH_ALEN;
+}
+
+/* ---------------------------------------------------------- net_device -- */
+
+struct net_device *alloc_etherdev_mqs(int sizeof_priv, unsigned int txqs, unsigned int rxqs)
+{
+	size_t sz = ALIGN(sizeof(struct net_device), 32) + (size_t)sizeof_priv;
+	struct net_device *dev = kzalloc(sz, GFP_KERNEL);
+
+	if (!dev)
+		return NULL;
+	dev->_tx = kcalloc(txqs, sizeof(*dev->_tx), GFP_KERNEL);
+	if (!dev->_tx) {
+		kfree(dev);
+		return NULL;
+	}
+	for (unsigned int i = 0; i < txqs; i++)
+		dev->_tx[i].dev = dev;
+	dev->num_tx_queues = dev->real_num_tx_queues = txqs;
+	dev->num_rx_queues = rxqs;
+	strlcpy(dev->name, "eth0", sizeof(dev->name));
+	dev->mtu = ETH_DATA_LEN;
+	dev->addr_len = ETH_ALEN;
+	return dev;
+}
+
+void free_netdev(struct net_device *dev)
+{
+	kfree(dev->_tx);
+	kfree(dev);
+}
+
+void netif_tx_wake_queue(struct netdev_queue *q)
+{
+	netif_tx_start_queue(q);
+}
+
+/* ---------------------------------------------------------------- NAPI -- */
+
+static struct list_head poll_list = { &poll_list, &poll_list };
+
+#define napi_of(l) container_of((l), struct napi_struct, poll_list)
+
+static void list_splice_tail_init(struct list_head *from, struct list_head *to)
+{
+	if (list_empty(from))
+		return;
+	from->next->prev = to->prev;
+	to->prev->next = from->next;
+	from->prev->next = to;
+	to->prev = from->prev;
+	INIT_LIST_HEAD(from);
+}
+
+void netif_napi_add(struct net_device *dev, struct napi_struct *napi,
+		    int (*poll)(struct napi_struct *, int), int weight)
+{
+	INIT_LIST_HEAD(&napi->poll_list);
+	napi->poll = poll;
+	napi->weight = weight;
+	napi->dev = dev;
+	napi->state = 0;
+	set_bit(NAPI_STATE_SCHED, &napi->state);
+}
+
+void netif_napi_del(struct napi_struct *napi)
+{
+	if (!list_empty(&napi->poll_list))
+		list_del_init(&napi->poll_list);
+}
+
+void napi_enable(struct napi_struct *n)
+{
+	clear_bit(NAPI_STATE_DISABLE, &n->state);
+	clear_bit(NAPI_STATE_SCHED, &n->state);
+}
+
+void napi_disable(struct napi_struct *n)
+{
+	set_bit(NAPI_STATE_DISABLE, &n->state);
+	set_bit(NAPI_STATE_SCHED, &n->state);
+	if (!list_empty(&n->poll_list))
+		list_del_init(&n->poll_list);
+}
+
+bool napi_schedule_prep(struct napi_struct *n)
+{
+	if (test_bit(NAPI_STATE_DISABLE, &n->state))
+		return false;
+	return !test_and_set_bit(NAPI_STATE_SCHED, &n->state);
+}
+
+void __napi_schedule(struct napi_struct *n)
+{
+	list_add_tail(&n->poll_list, &poll_list);
+	simhost_raise_net_rx();
+}
+
+bool napi_complete_done(struct napi_struct *n, int work_done)
+{
+	(void)work_done;
+	clear_bit(NAPI_STATE_SCHED, &n->state);
+	st.napi_complete++;
+	return true;
+}
+
+static int napi_poll(struct napi_struct *n, struct list_head *repoll)
+{
+	int weight = n->weight, work = 0;
+
+	if (test_bit(NAPI_STATE_SCHED, &n->state)) {
+		work = n->poll(n, weight);
+		st.napi_polls++;
+	}
+	if (work > weight)
+		simhost_stop("NAPI poll of %s returned %d > weight %d", n->dev->name, work, weight);
+	if (work < weight)
+		return work;
+	if (test_bit(NAPI_STATE_DISABLE, &n->state)) {
+		napi_complete_done(n, work);
+		return work;
+	}
+	list_add_tail(&n->poll_list, repoll);
+	return work;
+}
+
+void shim_net_rx_action(void)
+{
+	uint64_t limit = simhost_time_ns() + cfg.netdev_budget_ns;
+	struct list_head list, repoll;
+	int budget = (int)cfg.netdev_budget;
+
+	INIT_LIST_HEAD(&list);
+	INIT_LIST_HEAD(&repoll);
+	list_splice_tail_init(&poll_list, &list);
+	for (;;) {
+		struct napi_struct *n;
+
+		if (list_empty(&list))
+			break;
+		n = napi_of(list.next);
+		list_del_init(&n->poll_list);
+		budget -= napi_poll(n, &repoll);
+		if (budget <= 0 || simhost_time_ns() > limit) {
+			st.softnet_time_squeeze++;
+			break;
+		}
+		simhost_preempt_point();
+	}
+	list_splice_tail_init(&poll_list, &list);
+	list_splice_tail_init(&repoll, &list);
+	list_splice_tail_init(&list, &poll_list);
+	if (!list_empty(&poll_list))
+		simhost_raise_net_rx();
+}
+
+/* --------------------------------------------------- stack and socket -- */
+
+static struct list_head sock_queue = { &sock_queue, &sock_queue };
+static uint64_t sock_rmem;
+static spinlock_t sock_lock;
+
+/* The UDP receive path as a cost model: the charge stands for GRO, IP and
+ * UDP processing; the header bytes and socket queue are really touched. */
+static void stack_receive(struct sk_buff *skb)
+{
+	int prev = simhost_cat_enter(SIMHOST_CAT_STACK);
+	const u8 *ip = skb->data;
+	unsigned int ihl, dport;
+
+	simhost_charge(cfg.stack_cycles + (uint64_t)skb->len * cfg.stack_byte_millicycles / 1000,
+		       SIMHOST_CAT_STACK);
+	st.softnet_processed++;
+	if (skb->protocol != htons(ETH_P_IP) || skb->len < 28 || (ip[0] >> 4) != 4) {
+		st.ip_in_hdr_errors++;
+		goto drop;
+	}
+	st.ip_in_receives++;
+	ihl = (ip[0] & 15) * 4u;
+	if (ip[9] != 17 || skb->len < ihl + 8) {
+		st.ip_in_hdr_errors++;
+		goto drop;
+	}
+	dport = (unsigned int)ip[ihl + 2] << 8 | ip[ihl + 3];
+	if (dport != cfg.udp_port) {
+		st.udp_no_ports++;
+		goto drop;
+	}
+	skb_pull(skb, ihl + 8);
+	spin_lock(&sock_lock);
+	if (sock_rmem > cfg.rcvbuf) {
+		spin_unlock(&sock_lock);
+		st.udp_rcvbuf_errors++;
+		st.udp_in_errors++;
+		goto drop;
+	}
+	*(uint64_t *)skb->cb = simhost_time_ns();
+	sock_rmem += skb->truesize;
+	list_add_tail((struct list_head *)skb, &sock_queue);
+	spin_unlock(&sock_lock);
+	simhost_socket_wake();
+	simhost_cat_leave(prev);
+	return;
+drop:
+	kfree_skb(skb);
+	simhost_cat_leave(prev);
+}
+
+gro_result_t napi_gro_receive(struct napi_struct *napi, struct sk_buff *skb)
+{
+	(void)napi;
+	stack_receive(skb);
+	return GRO_NORMAL;
+}
+
+int netif_receive_skb(struct sk_buff *skb)
+{
+	stack_receive(skb);
+	return 0;
+}
+
+long shim_udp_recvmsg(void *buf, size_t len, uint64_t *ready_ns)
+{
+	int prev = simhost_cat_enter(SIMHOST_CAT_STACK);
+	struct sk_buff *skb;
+	long n;
+
+	spin_lock(&sock_lock);
+	if (list_empty(&sock_queue)) {
+		spin_unlock(&sock_lock);
+		simhost_cat_leave(prev);
+		return -EAGAIN;
+	}
+	skb = (struct sk_buff *)sock_queue.next;
+	list_del_init((struct list_head *)skb);
+	sock_rmem -= skb->truesize;
+	spin_unlock(&sock_lock);
+	simhost_charge(cfg.recv_cycles, SIMHOST_CAT_STACK);
+	*ready_ns = *(uint64_t *)skb->cb;
+	n = (long)skb->len;
+	{
+		int c = simhost_cat_enter(SIMHOST_CAT_COPY);
+
+		memcpy(buf, skb->data, min((size_t)skb->len, len));
+		simhost_cat_leave(c);
+	}
+	st.udp_in_datagrams++;
+	consume_skb(skb);
+	simhost_cat_leave(prev);
+	return n;
+}

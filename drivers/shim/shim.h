@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * drivers/shim/shim.h: what the shim runtime offers the simulator (sim/):
+ * bring-up of the registered driver, softirq and stack entry points, the
+ * UDP socket the application reads, and the counters under their kernel
+ * names. C ABI; no kernel types leak out except as opaque pointers.
+ */
+#ifndef FECSIM_SHIM_H
+#define FECSIM_SHIM_H
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Board description for the platform device the driver binds to. */
+struct shim_board {
+	const char *name;	/* platform driver name to bind ("fec") */
+	uint64_t mmio_base, mmio_size;
+	unsigned int irq;
+};
+
+/* Network stack above the driver (docs/models/stack.md). */
+struct shim_net_config {
+	uint32_t stack_cycles;		/* per received frame: GRO, IP, UDP, socket enqueue */
+	uint32_t stack_byte_millicycles;	/* per byte of frame, in 1/1000 cycles */
+	uint32_t rcvbuf;		/* socket receive buffer, bytes of skb truesize */
+	uint32_t recv_cycles;		/* recvmsg syscall path per datagram, copy excluded */
+	uint32_t free_cycles;		/* kfree_skb */
+	uint32_t alloc_cycles;		/* skb allocation (slab + page frag) */
+	uint32_t udp_port;		/* destination port the socket is bound to */
+	uint32_t netdev_budget;		/* net_rx_action packets per run */
+	uint64_t netdev_budget_ns;	/* net_rx_action time per run */
+};
+
+/* Counters under their kernel names (/proc/net/snmp, net_device stats, softnet_stat). */
+struct shim_net_stats {
+	uint64_t udp_in_datagrams, udp_rcvbuf_errors, udp_no_ports, udp_in_errors;
+	uint64_t ip_in_receives, ip_in_hdr_errors;
+	uint64_t softnet_processed, softnet_time_squeeze;
+	uint64_t napi_polls, napi_complete;
+	uint64_t skb_alloc, skb_free;
+};
+
+int shim_set_param(const char *name, const char *value);	/* module_param; -ENOENT if unknown */
+int shim_param_count(void);
+const char *shim_param_name(int i);
+int shim_run_initcalls(void);
+int shim_probe(const struct shim_board *board);	/* probe the matching platform driver */
+void *shim_netdev(void);				/* the registered net_device or NULL */
+int shim_dev_open(void *ndev);
+int shim_set_rx_copybreak(void *ndev, uint32_t bytes);	/* ethtool --set-tunable rx-copybreak */
+int shim_get_rx_copybreak(void *ndev, uint32_t *bytes);
+/* ethtool -S: fills up to max names (ETH_GSTRING_LEN each) and values; returns count. */
+int shim_ethtool_stats(void *ndev, char (*names)[32], uint64_t *values, int max);
+/* net_device stats (struct net_device_stats fields by name order of the struct). */
+void shim_netdev_counters(void *ndev, uint64_t *rx_packets, uint64_t *rx_dropped,
+			  uint64_t *rx_errors, uint64_t *rx_fifo_errors);
+
+void shim_net_configure(const struct shim_net_config *cfg);
+void shim_net_rx_action(void);		/* NET_RX softirq handler */
+/* recvmsg on the bound socket: copies at most len bytes into buf (simulated
+ * memory); returns the datagram length, or -EAGAIN if the queue is empty.
+ * *ready_ns receives the time the datagram was queued. */
+long shim_udp_recvmsg(void *buf, size_t len, uint64_t *ready_ns);
+const struct shim_net_stats *shim_net_stats(void);
+void shim_net_reset_stats(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,242 @@
+#include "cpu/core.h"
+#include "common/log.h"
+#include <tlm>
+
+namespace models::cpu {
+
+const stat_desc cpu_stat_rows[] = {
+#define S(...) FEC_STAT_ROW(cpu_stats, __VA_ARGS__)
+#include "cpu/cpu_stats.def"
+#undef S
+};
+const size_t cpu_stat_count = sizeof cpu_stat_rows / sizeof cpu_stat_rows[0];
+
+core* core::s_current = nullptr;
+
+core::core(sc_core::sc_module_name nm, const cpu_config& cfg, unsigned id, cache::l1_cache& l1)
+    : sc_module(nm), irq("irq"), m_cfg(cfg), m_id(id), m_l1(l1), m_clk(cfg.clock_hz), m_ksoftirqd(*this)
+{
+    m_tasks.push_back(&m_ksoftirqd);
+    SC_HAS_PROCESS(core);
+    SC_THREAD(main);
+    SC_METHOD(irq_changed);
+    sensitive << irq;
+    dont_initialize();
+}
+
+void core::reset_stats()
+{
+    m_stats = {};
+    for (auto& x : m_ctx_ps)
+        x = 0;
+    for (auto& x : m_cat_ps)
+        x = 0;
+    m_acct_mark = std::max(m_acct_mark, now_ps());
+}
+
+const cpu_stats& core::stats()
+{
+    m_stats.irq_ps = m_ctx_ps[(int)ctx::irq];
+    m_stats.softirq_ps = m_ctx_ps[(int)ctx::softirq];
+    m_stats.sys_ps = m_ctx_ps[(int)ctx::sys];
+    m_stats.user_ps = m_ctx_ps[(int)ctx::user];
+    m_stats.idle_ps = m_ctx_ps[(int)ctx::idle];
+    const tick_t p = m_clk.period_ps;
+    m_stats.cat_driver = m_cat_ps[CAT_DRIVER] / p;
+    m_stats.cat_desc = m_cat_ps[CAT_DESC] / p;
+    m_stats.cat_mmio = m_cat_ps[CAT_MMIO] / p;
+    m_stats.cat_dma_sync = m_cat_ps[CAT_DMA_SYNC] / p;
+    m_stats.cat_copy = m_cat_ps[CAT_COPY] / p;
+    m_stats.cat_stack = m_cat_ps[CAT_STACK] / p;
+    m_stats.cat_alloc = m_cat_ps[CAT_ALLOC] / p;
+    return m_stats;
+}
+
+void core::resume()
+{
+    s_current = this;
+    m_base = now_ps();
+    m_local = 0;
+    // Run ahead at most to the next global-quantum boundary.
+    m_sync_budget = m_quantum ? (m_base / m_quantum + 1) * m_quantum - m_base : 0;
+}
+
+void core::stall_until(tick_t t, cat c)
+{
+    const tick_t n = now();
+    if (t > n)
+        charge_ps(t - n, c);
+}
+
+void core::sync()
+{
+    if (m_local)
+        sc_core::wait(from_ps(m_local));
+    resume();
+}
+
+void core::settle()
+{
+    // Time between the last charged instant and SystemC time was idle (or is
+    // being accounted by a running context, which is already ahead).
+    if (m_ctx == ctx::idle && now_ps() > m_acct_mark) {
+        m_ctx_ps[(int)ctx::idle] += now_ps() - m_acct_mark;
+        m_acct_mark = now_ps();
+    }
+}
+
+void core::set_softirq_handler(unsigned nr, std::function<void()> h)
+{
+    if (nr >= 4)
+        throw std::invalid_argument("softirq number out of range");
+    m_softirq_handlers[nr] = std::move(h);
+}
+
+void core::raise_softirq(unsigned nr)
+{
+    m_softirq_pending |= 1u << nr;
+    // Outside interrupt context nobody runs softirqs on exit: wake ksoftirqd.
+    if (m_ctx != ctx::irq && m_ctx != ctx::softirq && !m_ksoftirqd.woken) {
+        m_ksoftirqd.woken = true;
+        m_stats.ksoftirqd_wakeups++;
+    }
+}
+
+void core::irq_changed()
+{
+    m_irq_level = irq.read();
+    if (m_irq_level)
+        m_wake.notify(from_ps(m_clk.cycles(m_cfg.irq_latency_cycles)));
+}
+
+void core::do_irq()
+{
+    const ctx prev = m_ctx;
+    const cat pc = set_cat(CAT_DRIVER);
+    m_ctx = ctx::irq;
+    m_in_irq = true;
+    m_stats.irqs++;
+    charge(m_cfg.irq_entry_cycles / 2, CAT_DRIVER);
+    if (m_irq_handler)
+        m_irq_handler();
+    charge(m_cfg.irq_entry_cycles - m_cfg.irq_entry_cycles / 2, CAT_DRIVER);
+    m_in_irq = false;
+    // irq_exit: softirqs run here unless we interrupted one, or ksoftirqd has
+    // them (4cd13c21b207).
+    if (prev != ctx::softirq && m_softirq_pending && !(m_cfg.ksoftirqd_defers && m_ksoftirqd.woken)) {
+        m_stats.softirq_inline++;
+        do_softirq(false);
+    }
+    m_ctx = prev;
+    set_cat(pc);
+}
+
+void core::preempt_point()
+{
+    if (m_irq_level && !m_in_irq && m_irq_handler)
+        do_irq();
+}
+
+void core::do_softirq(bool from_ksoftirqd)
+{
+    const ctx prev = m_ctx;
+    m_ctx = ctx::softirq;
+    m_stats.softirq_runs++;
+    if (from_ksoftirqd)
+        m_stats.ksoftirqd_runs++;
+    const tick_t start = now();
+    unsigned restart = m_cfg.softirq_max_restart;
+    for (;;) {
+        const uint32_t p = m_softirq_pending;
+        m_softirq_pending = 0;
+        for (unsigned nr = 0; nr < 4; nr++)
+            if ((p >> nr) & 1 && m_softirq_handlers[nr])
+                m_softirq_handlers[nr]();
+        if (!m_softirq_pending)
+            break;
+        if (now() - start < m_cfg.softirq_max_time_ps && --restart) {
+            preempt_point();
+            continue;
+        }
+        if (!m_ksoftirqd.woken) {
+            m_ksoftirqd.woken = true;
+            m_stats.ksoftirqd_wakeups++;
+        }
+        break;
+    }
+    m_ctx = prev;
+}
+
+void core::ksoftirqd_task::step(core& c)
+{
+    if (c.m_softirq_pending)
+        c.do_softirq(true);
+    if (!c.m_softirq_pending)
+        woken = false;
+}
+
+void core::wake(tick_t at)
+{
+    m_stats.wakeups++;
+    const tick_t when = at + m_clk.cycles(m_cfg.wakeup_cycles);
+    m_wake.notify(from_ps(when > now_ps() ? when - now_ps() : 0));
+}
+
+task* core::pick_task()
+{
+    const tick_t n = now();
+    if (m_running && m_running->runnable() && n - m_slice_start < m_cfg.sched_slice_ps)
+        return m_running;
+    for (size_t k = 1; k <= m_tasks.size(); k++) {
+        task* t = m_tasks[(m_rr + k) % m_tasks.size()];
+        if (t->runnable()) {
+            m_rr = (m_rr + k) % m_tasks.size();
+            return t;
+        }
+    }
+    return nullptr;
+}
+
+void core::main()
+{
+    m_quantum = to_ps(tlm::tlm_global_quantum::instance().get());
+    resume();
+    m_acct_mark = now_ps();
+    if (m_boot) {
+        m_ctx = ctx::sys;
+        m_boot();
+        sync();
+    }
+    for (;;) {
+        s_current = this;
+        if (m_irq_level && !m_in_irq && m_irq_handler) {
+            do_irq();
+            continue;
+        }
+        task* t = pick_task();
+        if (t) {
+            if (t != m_running) {
+                if (m_running) {
+                    m_ctx = ctx::sys;
+                    charge(m_cfg.ctx_switch_cycles, CAT_DRIVER);
+                    m_stats.ctx_switches++;
+                }
+                m_running = t;
+                m_slice_start = now();
+            }
+            m_ctx = t->mode;
+            t->step(*this);
+            continue;
+        }
+        m_running = nullptr;
+        m_ctx = ctx::idle;
+        sync();
+        m_acct_mark = now_ps();
+        sc_core::wait(m_wake);
+        resume();
+        m_ctx_ps[(int)ctx::idle] += now_ps() - m_acct_mark;
+        m_acct_mark = now_ps();
+    }
+}
+
+} // namespace models::cpu

@@ -1,0 +1,165 @@
+// models/cpu/core.h: a Cortex-A9 core running Linux contexts: hardirq,
+// softirq (inline at irq exit or in ksoftirqd) and tasks.
+//
+// Models: one SystemC thread per core that runs, in priority order, pending
+// hardirqs, softirqs at irq exit (unless ksoftirqd is runnable and
+// ksoftirqd_defers, as with commit 4cd13c21b207), and runnable tasks
+// round-robin with a CFS-like slice; __do_softirq's 10-restart / 2 ms limits
+// and the hand-over to ksoftirqd; per-context time accounting (mpstat's
+// %irq %soft %sys %usr %idle) and per-category cycle accounting. Code runs
+// ahead of SystemC time (temporal decoupling, tlm_quantumkeeper) and
+// synchronises at quantum ends and at every interaction with another agent.
+// Hardirqs preempt at preemption points (between softirq handlers, between
+// NAPI polls, between task steps), not inside a function.
+// Does not model: interrupt nesting, priorities between tasks, RT, the
+// timer tick's own cost, migration.
+#pragma once
+#include <functional>
+#include <systemc>
+#include <vector>
+#include "cache/l1.h"
+#include "common/stats.h"
+#include "cpu/cpu_config.h"
+
+namespace models::cpu {
+
+struct cpu_stats {
+#define S FEC_STAT_MEMBER
+#include "cpu/cpu_stats.def"
+#undef S
+};
+extern const stat_desc cpu_stat_rows[];
+extern const size_t cpu_stat_count;
+
+// Accounting context of the running code.
+enum class ctx : uint8_t { irq, softirq, sys, user, idle };
+
+// Cost categories (same numbering as SIMHOST_CAT_* in drivers/shim/simhost.h).
+enum cat : uint8_t { CAT_DRIVER, CAT_DESC, CAT_MMIO, CAT_DMA_SYNC, CAT_COPY, CAT_STACK, CAT_ALLOC, CAT_COUNT };
+
+class core;
+
+// A schedulable task. step() does one unit of work on `c` (charging its
+// time) and returns; the core calls it while runnable() and the slice lasts.
+class task {
+public:
+    virtual ~task() = default;
+    virtual const char* name() const = 0;
+    virtual bool runnable() const = 0;
+    virtual void step(core& c) = 0;
+    ctx mode = ctx::sys;  // accounting context of its steps
+};
+
+class core : public sc_core::sc_module {
+public:
+    sc_core::sc_in<bool> irq;  // level-sensitive interrupt line (bound on the irq core only)
+
+    core(sc_core::sc_module_name nm, const cpu_config& cfg, unsigned id, cache::l1_cache& l1);
+
+    unsigned id() const { return m_id; }
+    cache::l1_cache& l1() { return m_l1; }
+    const cpu_config& config() const { return m_cfg; }
+    const clock_domain& clock() const { return m_clk; }
+
+    // --- Time. Only code running on this core's thread may call these. ---
+    tick_t now() const { return m_base + m_local; }
+    void charge_ps(tick_t ps, cat c)
+    {
+        m_local += ps;
+        m_ctx_ps[(int)m_ctx] += ps;
+        m_cat_ps[c] += ps;
+        if (m_local >= m_sync_budget && !m_atomic)
+            sync();
+    }
+    void charge(uint64_t cycles, cat c) { charge_ps(m_clk.cycles(cycles), c); }
+    // Bring SystemC time to this core's time (before interacting with another agent).
+    void sync();
+    // Advance this core's time to t (no work done: stalled), if t is later.
+    void stall_until(tick_t t, cat c);
+    // While inside, the core does not yield (a spinlock is held): no other
+    // agent can run in the critical section. Nests.
+    void atomic_enter() { m_atomic++; }
+    void atomic_leave()
+    {
+        if (--m_atomic == 0 && m_local >= m_sync_budget)
+            sync();
+    }
+    cat current_cat() const { return m_cat; }
+    cat set_cat(cat c) { cat o = m_cat; m_cat = c; return o; }
+    ctx current_ctx() const { return m_ctx; }
+    bool in_softirq() const { return m_ctx == ctx::softirq; }
+
+    // --- Interrupts and softirqs. ---
+    void set_irq_handler(std::function<void()> h) { m_irq_handler = std::move(h); }
+    void set_softirq_handler(unsigned nr, std::function<void()> h);
+    void raise_softirq(unsigned nr);
+    // Run pending hardirqs now if any (called at preemption points).
+    void preempt_point();
+
+    // --- Tasks. ---
+    void add_task(task* t) { m_tasks.push_back(t); }
+    // Wake a task of this core from any core; `at` is the waker's time.
+    void wake(tick_t at);
+    // Code to run once on this core at time 0 before scheduling (driver probe/open).
+    void set_boot(std::function<void()> b) { m_boot = std::move(b); }
+
+    const cpu_stats& stats();
+    void reset_stats();
+    // Close the accounting up to SystemC time (idle until now) before a dump.
+    void settle();
+
+    // The core whose thread is running (the instrumentation hooks' target).
+    static core* current() { return s_current; }
+
+private:
+    void main();
+    void irq_changed();
+    void do_irq();
+    void irq_exit();
+    void do_softirq(bool from_ksoftirqd);
+    task* pick_task();
+    void resume();  // after any wait(): re-read SystemC time
+
+    class ksoftirqd_task : public task {
+    public:
+        explicit ksoftirqd_task(core& c) : m_core(c) { mode = ctx::softirq; }
+        const char* name() const override { return "ksoftirqd"; }
+        bool runnable() const override { return woken; }
+        void step(core& c) override;
+        bool woken = false;
+
+    private:
+        core& m_core;
+    };
+
+    const cpu_config m_cfg;
+    const unsigned m_id;
+    cache::l1_cache& m_l1;
+    clock_domain m_clk;
+    tick_t m_base = 0;         // SystemC time at the last resume, ps
+    tick_t m_local = 0;        // run-ahead of this core beyond m_base, ps
+    tick_t m_sync_budget = 0;  // run-ahead allowed before the next quantum boundary
+    tick_t m_quantum = 0;
+    unsigned m_atomic = 0;
+    tick_t m_ctx_ps[5] = {};
+    tick_t m_cat_ps[CAT_COUNT] = {};
+    cat m_cat = CAT_DRIVER;
+    ctx m_ctx = ctx::idle;
+    bool m_irq_level = false, m_in_irq = false;
+    tick_t m_irq_since = 0;
+    uint32_t m_softirq_pending = 0;
+    std::function<void()> m_softirq_handlers[4];
+    std::function<void()> m_irq_handler;
+    std::function<void()> m_boot;
+    std::vector<task*> m_tasks;
+    size_t m_rr = 0;
+    task* m_running = nullptr;
+    tick_t m_slice_start = 0;
+    ksoftirqd_task m_ksoftirqd;
+    sc_core::sc_event m_wake;
+    tick_t m_acct_mark = 0;  // time up to which accounting is closed
+    cpu_stats m_stats{};
+    static core* s_current;
+};
+
+} // namespace models::cpu
