@@ -1,2 +1,6 @@
 # models/enet and models/traffic: the ENET MAC, the link-side traffic source and sink.
 # Appends to the models library and to the model-tier test runner.
+models_libmodels_a_SOURCES += \
+	models/enet/enet_regs.h models/enet/phy_if.h \
+	models/enet/enet.h models/enet/enet.cc \
+	models/traffic/frame_format.h models/traffic/frame_format.cc
