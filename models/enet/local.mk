@@ -4,3 +4,5 @@ models_libmodels_a_SOURCES += \
 	models/enet/enet_regs.h models/enet/phy_if.h \
 	models/enet/enet.h models/enet/enet.cc \
 	models/traffic/frame_format.h models/traffic/frame_format.cc
+models_libmodels_a_SOURCES += \
+	models/traffic/traffic.h models/traffic/traffic.cc
