@@ -19,3 +19,5 @@ Suite* suite_timeline(void);
 Suite* suite_params(void);
 // tier: models
 Suite* suite_dram(void);
+Suite* suite_enet_regs(void);
+Suite* suite_enet_rx(void);

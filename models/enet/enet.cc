@@ -145,7 +145,7 @@ void enet::stop_datapath()
     m_tx_notready_seen = m_tdar_repoll = false;
     m_pause_req = -1;
     m_xoff = false;
-    if (!sc_core::sc_is_running())
+    if (sc_core::sc_get_status() == sc_core::SC_ELABORATION)
         return;
     // Wake every uDMA process so it sees the new generation and drops its work.
     m_rx_ev.notify(sc_core::SC_ZERO_TIME);

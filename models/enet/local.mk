@@ -6,3 +6,7 @@ models_libmodels_a_SOURCES += \
 	models/traffic/frame_format.h models/traffic/frame_format.cc
 models_libmodels_a_SOURCES += \
 	models/traffic/traffic.h models/traffic/traffic.cc
+# Test sources: tests/local.mk (included after this file) appends them to the
+# model-tier runner; automake rejects += before the runner's first '='.
+ENET_TEST_SOURCES = tests/models/enet_tb.h \
+	tests/models/enet_regs.cc tests/models/enet_rx.cc

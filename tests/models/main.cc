@@ -3,6 +3,6 @@
 
 int main()
 {
-    static Suite* (*const suites[])(void) = {suite_dram};
+    static Suite* (*const suites[])(void) = {suite_dram, suite_enet_regs, suite_enet_rx};
     return tests_run(suites, sizeof suites / sizeof suites[0]);
 }
