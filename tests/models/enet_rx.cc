@@ -151,7 +151,14 @@ START_TEST(test_rx_ring_exhaustion_macerr_and_resume)
     tc.count = 40;
     tc.start_ps = 1 * US;
     traffic::traffic_source src("src", tc);
-    src.out.bind(b.mac.phy_rx);
+    tb_tap merge("merge");  // two link partners in turn on one wire
+    src.out.bind(merge.in);
+    merge.out.bind(b.mac.phy_rx);
+    traffic::traffic_config tc2 = tc;
+    tc2.count = 2;
+    tc2.start_ps = 1100 * US;
+    traffic::traffic_source src2("src2", tc2);
+    src2.out.bind(merge.in);
     b.start();
     b.arm_rx_ring(32, 8);
     b.cpu.wr(REG_RDAR, 0);
@@ -195,12 +202,7 @@ START_TEST(test_rx_ring_exhaustion_macerr_and_resume)
     ck_assert_msg(b.rx_bd(25).sc & RXBD_E, "nothing after the truncated frame");
     ck_assert_uint_eq(b.mac.rx_fifo_level(), 0);
     ck_assert_uint_eq(b.cpu.rd(REG_RDAR), RDAR_ACTIVE);
-    // New traffic is received again.
-    traffic::traffic_config tc2 = tc;
-    tc2.count = 2;
-    tc2.start_ps = 1100 * US;
-    traffic::traffic_source src2("src2", tc2);
-    src2.out.bind(b.mac.phy_rx);
+    // New traffic (src2, from 1100 us) is received again.
     b.run_until(1200 * US);
     ck_assert_int_eq(buffer_seq(b.pm.dram_view(b.rx_buf(25)), 246), 0);
     ck_assert_int_eq(buffer_seq(b.pm.dram_view(b.rx_buf(26)), 246), 1);
