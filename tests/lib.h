@@ -21,3 +21,5 @@ Suite* suite_params(void);
 Suite* suite_dram(void);
 Suite* suite_enet_regs(void);
 Suite* suite_enet_rx(void);
+Suite* suite_enet_tx(void);
+Suite* suite_traffic(void);

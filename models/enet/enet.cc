@@ -948,6 +948,11 @@ void enet::tx_dma_thread()
             wait(m_tx_ev);
         const unsigned gen = m_gen;
         uint32_t addr = m_tx_cur;
+        // After a wrap the walk may reach a BD whose frame is still in the FIFO.
+        while (tx_in_flight(addr) && gen == m_gen)
+            wait(m_tx_done_ev);
+        if (gen != m_gen)
+            continue;
         bd b;
         read_bd(addr, b, m_tx_txn);
         if (gen != m_gen)
@@ -1016,6 +1021,8 @@ void enet::tx_dma_thread()
             first = false;
             if (b.sc & TXBD_L)
                 break;
+            while (tx_in_flight(addr) && gen == m_gen)
+                wait(m_tx_done_ev);
             read_bd(addr, b, m_tx_txn);
             if (gen != m_gen || !(b.sc & TXBD_R)) {
                 if (gen == m_gen)
@@ -1044,6 +1051,15 @@ void enet::tx_dma_thread()
         m_tx_count++;
         m_tx_mac_ev.notify(sc_core::SC_ZERO_TIME);
     }
+}
+
+bool enet::tx_in_flight(uint32_t addr) const
+{
+    for (unsigned i = 0; i < m_tx_count; i++)
+        for (const auto& x : m_tx_slots[(m_tx_head + i) % m_tx_slots.size()].bds)
+            if (x.first == addr)
+                return true;
+    return false;
 }
 
 void enet::tx_send_pause()

@@ -168,6 +168,7 @@ private:
     void tx_dma_thread();
     void tx_mac_thread();
     void tx_send_pause();
+    bool tx_in_flight(uint32_t addr) const;  // BD of a frame still in the TX FIFO
 
     const enet_config m_cfg;
     clock_domain m_clk;

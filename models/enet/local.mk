@@ -9,4 +9,4 @@ models_libmodels_a_SOURCES += \
 # Test sources: tests/local.mk (included after this file) appends them to the
 # model-tier runner; automake rejects += before the runner's first '='.
 ENET_TEST_SOURCES = tests/models/enet_tb.h \
-	tests/models/enet_regs.cc tests/models/enet_rx.cc
+	tests/models/enet_regs.cc tests/models/enet_rx.cc tests/models/enet_tx.cc tests/models/traffic.cc

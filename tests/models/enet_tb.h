@@ -126,7 +126,7 @@ struct bench {
         cpu.wr(REG_TFWR, TFWR_STRFWD);
         cpu.wr(REG_MIBC, 0);
         cpu.wr(REG_EIMR, eimr);
-        cpu.wr(REG_ECR, ECR_ETHEREN | (enhanced ? ECR_EN1588 : 0) | (le ? ECR_DBSWP : 0));
+        cpu.wr(REG_ECR, ECR_ETHEREN | (enhanced ? (uint32_t)ECR_EN1588 : 0u) | (le ? (uint32_t)ECR_DBSWP : 0u));
     }
 
     uint64_t rx_bd_addr(unsigned i) { return RX_RING + (uint64_t)i * mac.bd_bytes(); }
