@@ -42,8 +42,13 @@ static void mac_bytes(uint64_t v, uint8_t* out)
 
 traffic_source::traffic_source(sc_core::sc_module_name nm, const traffic_config& cfg)
     : sc_module(nm), out("out"), pause_in("pause_in"), m_cfg(cfg), m_byte_ps(enet::byte_time_ps(cfg.link_speed)),
-      m_rng(cfg.seed, 0x7261666669637331ull)
+      m_rng(cfg.seed)
 {
+    // Salt: the instance name, so two sources with one scenario seed differ.
+    uint64_t salt = 0xCBF29CE484222325ull;
+    for (const char* c = name(); *c; c++)
+        salt = (salt ^ (uint8_t)*c) * 0x100000001B3ull;
+    m_rng.reseed(cfg.seed, salt);
     pause_in.bind(*static_cast<enet::pause_if*>(this));
     mac_bytes(cfg.dst_mac, m_flow.dst_mac);
     mac_bytes(cfg.src_mac, m_flow.src_mac);
