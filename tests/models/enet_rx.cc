@@ -211,6 +211,39 @@ START_TEST(test_rx_ring_exhaustion_macerr_and_resume)
 }
 END_TEST
 
+// A 512-B FIFO and no empty BD: frames 0 and 1 fit (2 x 248 B), frame 2 keeps
+// the last 16 B of space and is written with OV and length 16; frame 3 is dropped.
+START_TEST(test_rx_overrun_truncates_with_ov)
+{
+    enet_config cfg;
+    cfg.rx_fifo_bytes = 512;
+    bench b(cfg);
+    traffic::traffic_config tc;
+    tc.count = 4;
+    tc.start_ps = 1 * US;
+    traffic::traffic_source src("src", tc);
+    src.out.bind(b.mac.phy_rx);
+    b.start();
+    b.arm_rx_ring(8, 0);
+    b.cpu.wr(REG_RDAR, 0);
+    b.run_until(100 * US);
+    ck_assert_uint_eq(b.cpu.rd(IEEE_R_MACERR), 2);
+    ck_assert_uint_eq(b.mac.stats().rx_truncated, 1);
+    ck_assert_uint_eq(b.mac.stats().rx_fifo_drops, 1);
+    for (unsigned i = 0; i < 8; i++)
+        b.arm_rx(i, i == 7);
+    b.cpu.wr(REG_RDAR, 0);
+    b.run_until(120 * US);
+    ck_assert_uint_eq(b.mac.stats().rx_delivered, 3);
+    const bd d = b.rx_bd(2);
+    ck_assert_msg((d.sc & (RXBD_E | RXBD_L | RXBD_OV)) == (RXBD_L | RXBD_OV), "OV on the truncated frame: sc 0x%04x",
+                  d.sc);
+    ck_assert_uint_eq(d.datlen, 16);
+    ck_assert_msg(!(b.rx_bd(1).sc & RXBD_OV) && b.rx_bd(1).datlen == 246, "frame 1 intact");
+    ck_assert_msg(b.rx_bd(3).sc & RXBD_E, "dropped frame never reaches a BD");
+}
+END_TEST
+
 START_TEST(test_rx_frame_spans_bds_and_length_errors)
 {
     bench b;
@@ -341,6 +374,7 @@ Suite* suite_enet_rx(void)
     tcase_add_test(tc, test_rx_legacy_bigendian_bd);
     tcase_add_test(tc, test_rx_wrap_returns_to_ring_start);
     tcase_add_test(tc, test_rx_ring_exhaustion_macerr_and_resume);
+    tcase_add_test(tc, test_rx_overrun_truncates_with_ov);
     tcase_add_test(tc, test_rx_frame_spans_bds_and_length_errors);
     tcase_add_test(tc, test_rx_line_rate_spacing);
     tcase_add_test(tc, test_rx_pause_prevents_overflow);
