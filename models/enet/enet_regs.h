@@ -6,7 +6,9 @@
 // values), 1.5 (pause). The RMON/IEEE counter offsets and the enhanced-BD esc
 // bits not named in hw-facts follow the public NetBSD i.MX6 ENET register
 // header (facts only). Bits marked [recall] are from memory of the reference
-// manual and not confirmed by a source read in this project.
+// manual and not confirmed by a source read in this project. Not defined
+// here: the 1588 timer block (0x400..) and the AVB/multi-queue registers,
+// which the i.MX6Q does not have or the model does not implement.
 #pragma once
 #include <cstdint>
 

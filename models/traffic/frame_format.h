@@ -10,6 +10,9 @@
  * calls traffic_verify_payload() to detect corruption, and feeds the sequence
  * numbers to a traffic_seq_tracker to count loss, duplicates and reordering.
  *
+ * Generated frames carry no VLAN tag, IP options or IPv6; the parsers accept
+ * IPv4 with options but no VLAN tag.
+ *
  * This header is plain C (usable from the kernel-style shim and the driver
  * test code); the implementation is C++ with C linkage.
  */
