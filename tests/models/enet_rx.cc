@@ -294,6 +294,34 @@ START_TEST(test_rx_line_rate_spacing)
 }
 END_TEST
 
+START_TEST(test_rx_gigabit_line_rate)
+{
+    enet_config cfg;
+    cfg.link_speed = 1e9;
+    bench b(cfg);
+    traffic::traffic_config tc;
+    tc.link_speed = 1e9;
+    tc.count = 20;
+    tc.start_ps = 1 * US;
+    traffic::traffic_source src("src", tc);
+    tb_tap tap("tap");
+    src.out.bind(tap.in);
+    tap.out.bind(b.mac.phy_rx);
+    const uint64_t ge = log_count(log_level::guest_error);
+    b.start(0, 0, true, true, ECR_SPEED);
+    b.arm_rx_ring(32, 32);
+    b.cpu.wr(REG_RDAR, 0);
+    b.run_until(100 * US);
+    ck_assert_uint_eq(tap.starts.size(), 20);
+    for (size_t i = 1; i < tap.starts.size(); i++)
+        ck_assert_uint_eq(tap.starts[i] - tap.starts[i - 1], 2128000);  // 266 byte times of 8 ns
+    ck_assert_uint_eq(b.mac.stats().rx_delivered, 20);
+    ck_assert_uint_eq(b.cpu.rd(IEEE_R_MACERR), 0);
+    ck_assert_int_eq(buffer_seq(b.pm.dram_view(b.rx_buf(19)), 246), 19);
+    ck_assert_msg(log_count(log_level::guest_error) == ge, "ECR.SPEED matches a 1 Gbit/s link: no guest error");
+}
+END_TEST
+
 // Flow control: with RCR.FCE and RSEM, a stalled ring makes the MAC send XOFF;
 // the source holds, nothing overflows; once BDs return, XON, and all frames arrive.
 START_TEST(test_rx_pause_prevents_overflow)
@@ -377,6 +405,7 @@ Suite* suite_enet_rx(void)
     tcase_add_test(tc, test_rx_overrun_truncates_with_ov);
     tcase_add_test(tc, test_rx_frame_spans_bds_and_length_errors);
     tcase_add_test(tc, test_rx_line_rate_spacing);
+    tcase_add_test(tc, test_rx_gigabit_line_rate);
     tcase_add_test(tc, test_rx_pause_prevents_overflow);
     tcase_add_test(tc, test_coalesce_functional);
     suite_add_tcase(s, tc);

@@ -115,7 +115,7 @@ struct bench {
     }
 
     // Driver-like setup: station address, ring bases, BD format, enable.
-    void start(uint32_t eimr = 0, uint32_t racc = 0, bool enhanced = true, bool le = true)
+    void start(uint32_t eimr = 0, uint32_t racc = 0, bool enhanced = true, bool le = true, uint32_t ecr_extra = 0)
     {
         cpu.wr(REG_PALR, PALR);
         cpu.wr(REG_PAUR, PAUR);
@@ -126,7 +126,7 @@ struct bench {
         cpu.wr(REG_TFWR, TFWR_STRFWD);
         cpu.wr(REG_MIBC, 0);
         cpu.wr(REG_EIMR, eimr);
-        cpu.wr(REG_ECR, ECR_ETHEREN | (enhanced ? (uint32_t)ECR_EN1588 : 0u) | (le ? (uint32_t)ECR_DBSWP : 0u));
+        cpu.wr(REG_ECR, ECR_ETHEREN | ecr_extra | (enhanced ? (uint32_t)ECR_EN1588 : 0u) | (le ? (uint32_t)ECR_DBSWP : 0u));
     }
 
     uint64_t rx_bd_addr(unsigned i) { return RX_RING + (uint64_t)i * mac.bd_bytes(); }
