@@ -21,3 +21,7 @@ Suite* suite_cache_array(void);
 // tier: models
 Suite* suite_dram(void);
 Suite* suite_cache(void);
+Suite* suite_enet_regs(void);
+Suite* suite_enet_rx(void);
+Suite* suite_enet_tx(void);
+Suite* suite_traffic(void);

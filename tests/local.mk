@@ -17,3 +17,5 @@ tests_models_run_models_CXXFLAGS = $(TESTS_CXXFLAGS)
 tests_models_run_models_LDADD = $(TESTS_LDADD)
 tests_models_run_models_SOURCES = tests/lib.h tests/lib.cc tests/models/main.cc \
 	tests/models/dram.cc tests/models/cache.cc
+# Per-model test sources named by the model fragments (models/*/local.mk).
+tests_models_run_models_SOURCES += $(ENET_TEST_SOURCES)

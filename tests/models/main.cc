@@ -3,6 +3,7 @@
 
 int main()
 {
-    static Suite* (*const suites[])(void) = {suite_dram, suite_cache};
+    static Suite* (*const suites[])(void) = {suite_dram,      suite_cache,  suite_enet_regs,
+                                             suite_enet_rx,   suite_enet_tx, suite_traffic};
     return tests_run(suites, sizeof suites / sizeof suites[0]);
 }

@@ -1,0 +1,298 @@
+#include "traffic/traffic.h"
+#include <pcap/pcap.h>
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+#include "common/log.h"
+
+namespace models::traffic {
+
+using enet::eth_frame;
+
+static const param_desc k_traffic_rows[] = {
+#define P(...) FEC_PARAM_TABLE_ROW(traffic_config, __VA_ARGS__)
+#include "traffic/traffic_params.def"
+#undef P
+};
+const param_table traffic_param_table = {"traffic", "Link partner traffic source (rates, bursts, Poisson, pcap replay)",
+                                         k_traffic_rows, sizeof k_traffic_rows / sizeof k_traffic_rows[0]};
+
+const stat_desc traffic_stat_rows[] = {
+#define S(...) FEC_STAT_ROW(traffic_stats, __VA_ARGS__)
+#include "traffic/traffic_stats.def"
+#undef S
+};
+const size_t traffic_stat_count = sizeof traffic_stat_rows / sizeof traffic_stat_rows[0];
+
+const stat_desc sink_stat_rows[] = {
+#define S(...) FEC_STAT_ROW(sink_stats, __VA_ARGS__)
+#include "traffic/sink_stats.def"
+#undef S
+};
+const size_t sink_stat_count = sizeof sink_stat_rows / sizeof sink_stat_rows[0];
+
+static void mac_bytes(uint64_t v, uint8_t* out)
+{
+    for (int i = 0; i < 6; i++)
+        out[i] = (uint8_t)(v >> (8 * (5 - i)));
+}
+
+// ---------------------------------------------------------------- source
+
+traffic_source::traffic_source(sc_core::sc_module_name nm, const traffic_config& cfg)
+    : sc_module(nm), out("out"), pause_in("pause_in"), m_cfg(cfg), m_byte_ps(enet::byte_time_ps(cfg.link_speed)),
+      m_rng(cfg.seed)
+{
+    // Salt: the instance name, so two sources with one scenario seed differ.
+    uint64_t salt = 0xCBF29CE484222325ull;
+    for (const char* c = name(); *c; c++)
+        salt = (salt ^ (uint8_t)*c) * 0x100000001B3ull;
+    m_rng.reseed(cfg.seed, salt);
+    pause_in.bind(*static_cast<enet::pause_if*>(this));
+    mac_bytes(cfg.dst_mac, m_flow.dst_mac);
+    mac_bytes(cfg.src_mac, m_flow.src_mac);
+    m_flow.src_ip = cfg.src_ip;
+    m_flow.dst_ip = cfg.dst_ip;
+    m_flow.src_port = (uint16_t)cfg.src_port;
+    m_flow.dst_port = (uint16_t)cfg.dst_port;
+    m_buf.resize(TRAFFIC_MAX_FRAME + enet::FCS_BYTES);
+    if (cfg.size_mode == SIZE_LIST) {
+        if (cfg.size_list.empty())
+            throw std::invalid_argument("traffic: size_mode=list needs a non-empty size list");
+        for (uint32_t s : cfg.size_list)
+            if (s < TRAFFIC_MIN_FRAME || s > TRAFFIC_MAX_FRAME)
+                throw std::invalid_argument("traffic: size list entries must be 64..9600 B");
+    }
+    if (cfg.size_mode == SIZE_UNIFORM && cfg.size_min > cfg.size_max)
+        throw std::invalid_argument("traffic: size_min > size_max");
+    if (cfg.mode == MODE_PCAP) {
+        char err[PCAP_ERRBUF_SIZE];
+        m_pcap = pcap_open_offline_with_tstamp_precision(cfg.pcap_file.c_str(), PCAP_TSTAMP_PRECISION_NANO, err);
+        if (!m_pcap)
+            throw std::runtime_error("traffic: cannot open pcap file '" + cfg.pcap_file + "': " + err);
+        if (pcap_datalink(m_pcap) != DLT_EN10MB) {
+            pcap_close(m_pcap);
+            m_pcap = nullptr;
+            throw std::runtime_error("traffic: pcap file '" + cfg.pcap_file + "' is not Ethernet (DLT_EN10MB)");
+        }
+    }
+    SC_THREAD(run);
+}
+
+traffic_source::~traffic_source()
+{
+    if (m_pcap)
+        pcap_close(m_pcap);
+}
+
+void traffic_source::visit_stats(const std::string& prefix, const stat_visitor& v) const
+{
+    stats_visit(&m_stats, traffic_stat_rows, traffic_stat_count, prefix, v);
+}
+
+void traffic_source::pause(uint32_t quanta, tick_t at)
+{
+    m_stats.pauses++;
+    if (quanta) {
+        m_pause_from = at;
+        m_pause_until = at + (tick_t)quanta * enet::PAUSE_QUANTUM_BITS / 8 * m_byte_ps;
+    } else {
+        m_pause_until = std::max(m_pause_from, at);
+    }
+    SIM_TRACE(TRACE_TRAFFIC, name(), "pause %u quanta from %llu ps", quanta, (unsigned long long)at);
+    m_pause_ev.notify(sc_core::SC_ZERO_TIME);
+}
+
+uint32_t traffic_source::next_size()
+{
+    switch (m_cfg.size_mode) {
+    case SIZE_LIST: {
+        uint32_t s = m_cfg.size_list[m_list_pos];
+        m_list_pos = (m_list_pos + 1) % m_cfg.size_list.size();
+        return s;
+    }
+    case SIZE_UNIFORM: return m_cfg.size_min + m_rng.below(m_cfg.size_max - m_cfg.size_min + 1);
+    default: return m_cfg.frame_bytes;
+    }
+}
+
+bool traffic_source::next_frame(tick_t line_free, tick_t& ideal, uint32_t& len)
+{
+    if (m_cfg.count && m_sent >= m_cfg.count)
+        return false;
+    if (m_cfg.mode == MODE_PCAP) {
+        for (;;) {
+            struct pcap_pkthdr* h;
+            const u_char* d;
+            if (pcap_next_ex(m_pcap, &h, &d) != 1)
+                return false;
+            const uint32_t wire = std::max<uint32_t>(h->len, enet::MIN_FRAME_BYTES - enet::FCS_BYTES);
+            if (wire + enet::FCS_BYTES > TRAFFIC_MAX_FRAME) {
+                m_stats.pcap_skipped++;
+                continue;
+            }
+            std::memset(m_buf.data(), 0, wire);
+            std::memcpy(m_buf.data(), d, std::min<uint32_t>(h->caplen, wire));
+            traffic_append_fcs(m_buf.data(), wire);
+            len = wire + enet::FCS_BYTES;
+            const tick_t ts = (tick_t)h->ts.tv_sec * PS_PER_S + (tick_t)h->ts.tv_usec * PS_PER_NS;
+            if (m_first)
+                m_pcap_t0 = ts;
+            ideal = m_cfg.pcap_timing == PCAP_FILE_TIMING ? m_cfg.start_ps + (ts - m_pcap_t0)
+                                                          : std::max<tick_t>(m_cfg.start_ps, line_free);
+            return true;
+        }
+    }
+    len = next_size();
+    traffic_build_frame(m_buf.data(), len, &m_flow, m_seq);
+    m_seq++;
+    if (m_first) {
+        ideal = m_cfg.start_ps;
+        return true;
+    }
+    // From the later of the previous ideal and actual start: no catch-up burst.
+    const tick_t base = std::max(m_ideal, m_prev_start);
+    switch (m_cfg.mode) {
+    case MODE_BURST: {
+        const uint64_t k = m_sent % m_cfg.burst_frames;
+        ideal = k ? base : m_cfg.start_ps + (m_sent / m_cfg.burst_frames) * m_cfg.burst_period_ps;
+        break;
+    }
+    case MODE_POISSON: {
+        const double mean_ps = m_cfg.rate_fps > 0 ? 1e12 / m_cfg.rate_fps
+                               : m_cfg.rate_bps > 0 ? len * 8 * 1e12 / m_cfg.rate_bps : 0;
+        ideal = base + (tick_t)(-std::log(1.0 - m_rng.uniform()) * mean_ps + 0.5);
+        break;
+    }
+    default: {
+        const double gap = m_cfg.rate_fps > 0 ? 1e12 / m_cfg.rate_fps
+                           : m_cfg.rate_bps > 0 ? len * 8 * 1e12 / m_cfg.rate_bps : 0;
+        ideal = base + (tick_t)(gap + 0.5);
+        break;
+    }
+    }
+    return true;
+}
+
+void traffic_source::run()
+{
+    tick_t line_free = 0;
+    for (;;) {
+        tick_t ideal;
+        uint32_t len;
+        if (!next_frame(line_free, ideal, len)) {
+            m_done = true;
+            return;
+        }
+        const tick_t due = std::max(ideal, line_free);
+        for (;;) {  // wait for the due time, re-evaluated whenever the pause state changes
+            tick_t start = due;
+            if (start >= m_pause_from && start < m_pause_until)
+                start = m_pause_until;
+            if (start <= now_ps())
+                break;
+            wait(from_ps(start - now_ps()), m_pause_ev);
+        }
+        const tick_t t = now_ps();
+        m_stats.paused_ps += t - due;
+        eth_frame f{m_buf.data(), len, t, m_byte_ps};
+        out->frame_start(f);
+        m_stats.frames++;
+        m_stats.bytes += len;
+        m_stats.late_ps += t - std::min(t, ideal);
+        line_free = t + (enet::PREAMBLE_BYTES + len + enet::IFG_BYTES) * m_byte_ps;
+        m_ideal = ideal;
+        m_prev_start = t;
+        m_first = false;
+        m_sent++;
+        SIM_TRACE(TRACE_TRAFFIC, name(), "frame %llu, %u B", (unsigned long long)m_sent, len);
+    }
+}
+
+// ---------------------------------------------------------------- sink
+
+traffic_sink::traffic_sink(sc_core::sc_module_name nm, const sink_config& cfg)
+    : sc_module(nm), in("in"), m_cfg(cfg)
+{
+    in.bind(*static_cast<enet::frame_sink_if*>(this));
+    traffic_seq_init(&m_seq);
+    if (!cfg.pcap_file.empty()) {
+        m_pcap = pcap_open_dead_with_tstamp_precision(DLT_EN10MB, 65535, PCAP_TSTAMP_PRECISION_NANO);
+        m_dump = m_pcap ? pcap_dump_open(m_pcap, cfg.pcap_file.c_str()) : nullptr;
+        if (!m_dump)
+            throw std::runtime_error("traffic sink: cannot create capture file '" + cfg.pcap_file + "'");
+    }
+}
+
+traffic_sink::~traffic_sink()
+{
+    if (m_dump)
+        pcap_dump_close(m_dump);
+    if (m_pcap)
+        pcap_close(m_pcap);
+}
+
+void traffic_sink::flush()
+{
+    if (m_dump)
+        pcap_dump_flush(m_dump);
+}
+
+const sink_stats& traffic_sink::stats() const
+{
+    m_stats.lost = m_seq.lost;
+    m_stats.duplicated = m_seq.duplicated;
+    m_stats.reordered = m_seq.reordered;
+    return m_stats;
+}
+
+void traffic_sink::reset_stats()
+{
+    m_stats = {};
+    traffic_seq_init(&m_seq);
+}
+
+void traffic_sink::visit_stats(const std::string& prefix, const stat_visitor& v) const
+{
+    stats_visit(&stats(), sink_stat_rows, sink_stat_count, prefix, v);
+}
+
+void traffic_sink::frame_start(const eth_frame& f)
+{
+    if (!m_stats.frames)
+        m_stats.first_ps = f.start_ps;
+    m_stats.last_ps = f.start_ps;
+    m_stats.frames++;
+    m_stats.bytes += f.len;
+    const bool fcs_ok = traffic_fcs_ok(f.data, f.len) != 0;
+    if (!fcs_ok)
+        m_stats.fcs_errors++;
+    if (f.len >= 16 && f.data[12] == 0x88 && f.data[13] == 0x08)
+        m_stats.pause_frames++;
+    else if (m_cfg.verify && fcs_ok) {
+        const uint8_t* p;
+        size_t n;
+        uint32_t seq;
+        if (traffic_udp_payload(f.data, f.len - enet::FCS_BYTES, &p, &n) == 0) {
+            if (traffic_verify_payload(p, n, &seq) == TRAFFIC_OK) {
+                m_stats.verified++;
+                traffic_seq_note(&m_seq, seq);
+            } else {
+                m_stats.corrupted++;
+            }
+        }
+    }
+    if (m_dump && f.len > enet::FCS_BYTES) {
+        struct pcap_pkthdr h;
+        h.ts.tv_sec = (time_t)(f.start_ps / PS_PER_S);
+        h.ts.tv_usec = (suseconds_t)(f.start_ps % PS_PER_S / PS_PER_NS);  // ns: nanosecond file
+        h.caplen = h.len = f.len - enet::FCS_BYTES;
+        pcap_dump((u_char*)m_dump, &h, f.data);
+    }
+    SIM_TRACE(TRACE_TRAFFIC, name(), "received %u B", f.len);
+    if (m_observer)
+        m_observer(f);
+}
+
+} // namespace models::traffic

@@ -1,0 +1,143 @@
+// models/traffic/traffic.h: the ENET MAC's link partner: a traffic source that
+// sends frames to the MAC's phy_rx and a sink that takes the MAC's phy_tx.
+//
+// Source models: arrival processes (constant rate in bit/s or frames/s, bursts
+// of N frames every T, Poisson arrivals from a seeded rng, pcap replay with the
+// file's timing or back to back), frame sizes (fixed, list cycled, uniform),
+// valid Ethernet II / IPv4 / UDP frames with sequence-numbered, checksummed
+// payloads (frame_format.h), line rate with preamble and minimum IFG (an offered
+// rate above line rate is capped), and 802.3x pause from the MAC (no new frame
+// starts while paused). A frame that cannot start at its ideal time because the
+// line is busy or paused goes as soon as it can; later frames keep their own
+// schedule from then on (no catch-up burst). Does not model: a sender-side
+// queue limit or drops, VLANs, IPv6, or any traffic other than what it sends.
+//
+// Sink models: counting, timestamps, payload verification with loss /
+// duplicate / reorder accounting, optional pcap capture (nanosecond
+// timestamps, FCS stripped). Does not model: sending pause frames.
+#pragma once
+#include <functional>
+#include <string>
+#include <systemc>
+#include <vector>
+#include "common/params.h"
+#include "common/rng.h"
+#include "common/stats.h"
+#include "common/time.h"
+#include "enet/phy_if.h"
+#include "traffic/frame_format.h"
+
+typedef struct pcap pcap_t;
+typedef struct pcap_dumper pcap_dumper_t;
+
+namespace models::traffic {
+
+enum traffic_mode : uint32_t { MODE_CONSTANT = 0, MODE_BURST = 1, MODE_POISSON = 2, MODE_PCAP = 3 };
+enum size_mode : uint32_t { SIZE_FIXED = 0, SIZE_LIST = 1, SIZE_UNIFORM = 2 };
+enum pcap_timing : uint32_t { PCAP_FILE_TIMING = 0, PCAP_BACK_TO_BACK = 1 };
+
+struct traffic_config {
+#define P FEC_PARAM_STRUCT_MEMBER
+#include "traffic/traffic_params.def"
+#undef P
+    // String and list values are not supported by models/common/params.h; the
+    // scenario loader fills these two directly.
+    std::vector<uint32_t> size_list;  // frame sizes incl. FCS for size_mode=list, cycled
+    std::string pcap_file;            // file to replay for mode=pcap (frames without FCS)
+};
+extern const param_table traffic_param_table;
+
+struct traffic_stats {
+#define S FEC_STAT_MEMBER
+#include "traffic/traffic_stats.def"
+#undef S
+};
+extern const stat_desc traffic_stat_rows[];
+extern const size_t traffic_stat_count;
+
+class traffic_source : public sc_core::sc_module, private enet::pause_if {
+public:
+    sc_core::sc_port<enet::frame_sink_if> out;  // to the MAC's phy_rx
+    sc_core::sc_export<enet::pause_if> pause_in; // from the MAC's phy_pause
+
+    // Throws std::runtime_error if the pcap file cannot be opened or is not Ethernet.
+    traffic_source(sc_core::sc_module_name nm, const traffic_config& cfg);
+    ~traffic_source() override;
+    SC_HAS_PROCESS(traffic_source);
+
+    const traffic_config& config() const { return m_cfg; }
+    const traffic_stats& stats() const { return m_stats; }
+    void reset_stats() { m_stats = {}; }
+    void visit_stats(const std::string& prefix, const stat_visitor& v) const;
+    bool done() const { return m_done; }   // count reached or file exhausted
+    uint32_t next_seq() const { return m_seq; }
+
+private:
+    void pause(uint32_t quanta, tick_t at_ps) override;
+    void run();
+    // Prepare the next frame in m_buf; returns false when there is none. Sets
+    // the ideal start time from the arrival process.
+    bool next_frame(tick_t line_free, tick_t& ideal, uint32_t& len);
+    uint32_t next_size();
+
+    const traffic_config m_cfg;
+    tick_t m_byte_ps;
+    rng m_rng;
+    traffic_stats m_stats{};
+    traffic_flow m_flow{};
+    std::vector<uint8_t> m_buf;
+    uint32_t m_seq = 0;
+    uint64_t m_sent = 0;
+    size_t m_list_pos = 0;
+    tick_t m_ideal = 0;       // ideal time of the previous frame
+    tick_t m_prev_start = 0;  // actual start of the previous frame
+    bool m_first = true, m_done = false;
+    // pause state: no frame may start in [m_pause_from, m_pause_until)
+    tick_t m_pause_from = 0, m_pause_until = 0;
+    sc_core::sc_event m_pause_ev;
+    // pcap replay
+    pcap_t* m_pcap = nullptr;
+    tick_t m_pcap_t0 = 0;
+};
+
+struct sink_config {
+    bool verify = true;        // parse UDP test frames and verify their payloads
+    std::string pcap_file;     // capture file to write; empty = none
+};
+
+struct sink_stats {
+#define S FEC_STAT_MEMBER
+#include "traffic/sink_stats.def"
+#undef S
+};
+extern const stat_desc sink_stat_rows[];
+extern const size_t sink_stat_count;
+
+class traffic_sink : public sc_core::sc_module, private enet::frame_sink_if {
+public:
+    sc_core::sc_export<enet::frame_sink_if> in;  // from the MAC's phy_tx
+
+    // Throws std::runtime_error if the capture file cannot be created.
+    traffic_sink(sc_core::sc_module_name nm, const sink_config& cfg = sink_config());
+    ~traffic_sink() override;
+
+    const sink_stats& stats() const;
+    void reset_stats();
+    void visit_stats(const std::string& prefix, const stat_visitor& v) const;
+    // Called for every frame at its start (tests, scenario glue); data valid during the call.
+    void set_observer(std::function<void(const enet::eth_frame&)> fn) { m_observer = std::move(fn); }
+    // Flush the capture file (also done by the destructor).
+    void flush();
+
+private:
+    void frame_start(const enet::eth_frame& f) override;
+
+    const sink_config m_cfg;
+    mutable sink_stats m_stats{};
+    traffic_seq_tracker m_seq{};
+    std::function<void(const enet::eth_frame&)> m_observer;
+    pcap_t* m_pcap = nullptr;
+    pcap_dumper_t* m_dump = nullptr;
+};
+
+} // namespace models::traffic
