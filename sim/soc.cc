@@ -1,10 +1,30 @@
 #include "sim/soc.h"
 #include <chrono>
+#include <cstring>
 #include <string>
+#include "common/log.h"
+#include "drivers/shim/shim.h"
+#include "sim/driver_build.h"
 
 namespace sim {
 
 using namespace models;
+
+static const param_desc k_stack_rows[] = {
+#define P(...) FEC_PARAM_TABLE_ROW(stack_config, __VA_ARGS__)
+#include "sim/stack_params.def"
+#undef P
+};
+const param_table stack_param_table = {"stack", "network stack above the driver as a cost model, UDP socket",
+                                       k_stack_rows, sizeof k_stack_rows / sizeof k_stack_rows[0]};
+
+static const param_desc k_driver_rows[] = {
+#define P(...) FEC_PARAM_TABLE_ROW(driver_config, __VA_ARGS__)
+#include "sim/driver_params.def"
+#undef P
+};
+const param_table driver_param_table = {"driver", "the driver under test: copybreak and ring sizes",
+                                        k_driver_rows, sizeof k_driver_rows / sizeof k_driver_rows[0]};
 
 static cache::hierarchy_config seeded(const soc_config& c)
 {
@@ -17,9 +37,106 @@ static cache::hierarchy_config seeded(const soc_config& c)
     return h;
 }
 
-soc::soc(const soc_config& cfg) : m_cfg(cfg), m_mem(seeded(cfg)) {}
+static traffic::traffic_config seeded_traffic(const soc_config& c)
+{
+    traffic::traffic_config t = c.traffic;
+    t.seed = c.scenario.seed;
+    return t;
+}
+
+soc::soc(const soc_config& cfg) : m_cfg(cfg), m_mem(seeded(cfg))
+{
+    if (cfg.cpu.irq_core >= cfg.cpu.cores || cfg.app.core >= cfg.cpu.cores)
+        throw std::invalid_argument("cpu.irq_core and app.core must name existing cores");
+    for (unsigned i = 0; i < cfg.cpu.cores; i++) {
+        m_cores.emplace_back(new cpu::core(("cpu" + std::to_string(i)).c_str(), cfg.cpu, i, *m_mem.l1[i]));
+        m_cores.back()->irq.bind(i == cfg.cpu.irq_core ? m_irq : m_no_irq);
+    }
+    m_enet.reset(new enet::enet("enet", cfg.enet));
+    m_enet->dma.bind(m_mem.noc.masters);
+    m_enet->irq.bind(m_irq);
+    m_source.reset(new traffic::traffic_source("traffic", seeded_traffic(cfg)));
+    m_source->out.bind(m_enet->phy_rx);
+    m_enet->phy_pause.bind(m_source->pause_in);
+    m_sink.reset(new traffic::traffic_sink("sink"));
+    m_enet->phy_tx.bind(m_sink->in);
+
+    std::vector<cpu::core*> cores;
+    for (auto& c : m_cores)
+        cores.push_back(c.get());
+    m_kernel.reset(new khost("kernel", cfg.kernel, m_mem, cores, ENET_BASE, ENET_SIZE));
+    m_kernel->mmio.bind(m_enet->regs);
+
+    driver_build_config b;
+    b.source_dir = cfg.driver.source;
+    b.patches = cfg.driver.patches;
+    m_driver = driver_load(b);  // throws driver_error; registers the driver with the shim
+    const char* params[][2] = {{"rx_ring_size", nullptr}, {"tx_ring_size", nullptr}};
+    const std::string rx = std::to_string(cfg.driver.rx_ring_size), tx = std::to_string(cfg.driver.tx_ring_size);
+    params[0][1] = rx.c_str();
+    params[1][1] = tx.c_str();
+    for (auto& p : params)
+        if (shim_set_param(p[0], p[1]) == -22)
+            throw driver_error(std::string("driver module parameter ") + p[0] + " rejects " + p[1]);
+
+    shim_net_config nc{};
+    nc.stack_cycles = cfg.stack.frame_cycles;
+    nc.stack_byte_millicycles = cfg.stack.byte_millicycles;
+    nc.rcvbuf = cfg.stack.rcvbuf;
+    nc.recv_cycles = cfg.stack.recv_cycles;
+    nc.free_cycles = cfg.stack.free_cycles;
+    nc.alloc_cycles = cfg.stack.alloc_cycles;
+    nc.udp_port = cfg.stack.udp_port;
+    nc.netdev_budget = cfg.cpu.netdev_budget;
+    nc.netdev_budget_ns = cfg.cpu.netdev_budget_ps / PS_PER_NS;
+    shim_net_configure(&nc);
+
+    cpu::core& irqc = *m_cores[cfg.cpu.irq_core];
+    irqc.set_softirq_handler(3, [] { shim_net_rx_action(); });
+    irqc.set_boot([this] { boot(); });
+    if (cfg.app.enabled) {
+        m_app.reset(new app_task(cfg.app));
+        m_cores[cfg.app.core]->add_task(m_app.get());
+        m_kernel->set_socket_reader(m_cores[cfg.app.core].get());
+    }
+    m_series_cols = {"time_s", "rx_fifo_hwm_bytes", "mac_drops", "irqs", "delivered"};
+}
 
 soc::~soc() = default;
+
+void soc::boot()
+{
+    int rc = shim_run_initcalls();
+    if (rc)
+        throw driver_error("driver init failed: " + std::to_string(rc));
+    shim_board board{"fec", ENET_BASE, ENET_SIZE, ENET_IRQ};
+    rc = shim_probe(&board);
+    if (rc)
+        throw driver_error("driver probe failed: " + std::to_string(rc));
+    m_ndev = shim_netdev();
+    if (!m_ndev)
+        throw driver_error("the driver registered no net_device");
+    if ((rc = shim_set_rx_copybreak(m_ndev, m_cfg.driver.copybreak)) != 0)
+        sim_log(log_level::warn, "soc", "ethtool --set-tunable rx-copybreak %u: error %d", m_cfg.driver.copybreak, rc);
+    rc = shim_dev_open(m_ndev);
+    if (rc)
+        throw driver_error("ndo_open failed: " + std::to_string(rc));
+}
+
+soc::snapshot soc::take_snapshot()
+{
+    snapshot s;
+    if (!m_ndev)
+        return s;
+    shim_netdev_counters(m_ndev, &s.rx_packets, &s.rx_dropped, &s.rx_errors, &s.rx_fifo_errors);
+    char names[64][32];
+    uint64_t vals[64];
+    // ethtool -S reads MIB registers: done outside any core, it costs nothing.
+    const int n = shim_ethtool_stats(m_ndev, names, vals, 64);
+    for (int i = 0; i < n; i++)
+        s.ethtool.emplace_back(names[i], vals[i]);
+    return s;
+}
 
 void soc::reset_stats()
 {
@@ -29,29 +146,91 @@ void soc::reset_stats()
     m_mem.noc.reset_stats();
     m_mem.dram.reset_stats();
     m_mem.stress->reset_stats();
+    for (auto& c : m_cores) {
+        c->settle();
+        c->reset_stats();
+    }
+    m_enet->reset_stats();
+    m_source->reset_stats();
+    m_sink->reset_stats();
+    m_kernel->reset_stats();
+    shim_net_reset_stats();
+    if (m_app)
+        m_app->reset_stats();
+    m_snap = take_snapshot();
 }
 
 run_summary soc::run()
 {
     const auto w0 = std::chrono::steady_clock::now();
-    if (m_cfg.scenario.warmup_ps) {
+    if (m_cfg.scenario.warmup_ps)
         sc_core::sc_start(from_ps(m_cfg.scenario.warmup_ps));
-        reset_stats();
-    }
+    else
+        sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    reset_stats();
+    const tick_t t0 = now_ps();
     sc_core::sc_start(from_ps(m_cfg.scenario.duration_ps));
+    for (auto& c : m_cores)
+        c->settle();
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
+    const double secs = (double)(now_ps() - t0) / PS_PER_S;
+
     run_summary s;
     s.scenario = m_cfg.scenario.id;
     s.seed = m_cfg.scenario.seed;
-    s.sim_time_s = (double)m_cfg.scenario.duration_ps / PS_PER_S;
+    s.sim_time_s = secs;
     s.wall_time_s = wall;
-    s.realtime_factor = wall > 0 ? (double)(m_cfg.scenario.duration_ps + m_cfg.scenario.warmup_ps) / PS_PER_S / wall : 0;
-    for (unsigned c = 0; c < m_cfg.cpu.cores; c++)
-        s.cpu.push_back({c, 0, 0, 0, 0, 100});
+    s.realtime_factor = wall > 0 ? (double)(now_ps()) / PS_PER_S / wall : 0;
+    s.frames_offered = m_source->stats().frames;
+    const app_stats* as = m_app ? &m_app->stats() : nullptr;
+    s.frames_delivered = as ? as->verified : 0;
+    s.loss_pct = s.frames_offered ? 100.0 * (double)(s.frames_offered - std::min(s.frames_offered, s.frames_delivered)) /
+                                        (double)s.frames_offered
+                                  : 0;
+    const auto& es = m_enet->stats();
+    s.drops_mac_fifo = es.rx_fifo_drops + es.rx_truncated;
+    const snapshot now = take_snapshot();
+    s.drops_driver = (now.rx_dropped - m_snap.rx_dropped) + (now.rx_errors - m_snap.rx_errors);
+    const struct shim_net_stats* ns = shim_net_stats();
+    s.drops_socket = ns->udp_rcvbuf_errors;
+    if (as) {
+        s.payload_verified = as->verified;
+        s.payload_corrupted = as->corrupted + as->short_payload;
+        s.payload_duplicated = as->duplicated;
+        s.payload_reordered = as->reordered;
+    }
+    cpu::core& irqc = *m_cores[m_cfg.cpu.irq_core];
+    s.irq_rate_hz = secs > 0 ? (double)irqc.stats().irqs / secs : 0;
+    s.napi_polls = ns->napi_polls;
+    for (auto& c : m_cores) {
+        const auto& st = c->stats();
+        const double tot = (double)(st.irq_ps + st.softirq_ps + st.sys_ps + st.user_ps + st.idle_ps);
+        auto pct = [&](uint64_t x) { return tot > 0 ? 100.0 * (double)x / tot : 0.0; };
+        s.cpu.push_back({c->id(), pct(st.irq_ps), pct(st.softirq_ps), pct(st.sys_ps), pct(st.user_ps), pct(st.idle_ps)});
+    }
+    const uint64_t frames = now.rx_packets - m_snap.rx_packets;
+    const auto& cs = irqc.stats();
+    auto per = [&](uint64_t cyc) { return frames ? (double)cyc / (double)frames : 0.0; };
+    s.cpf_dma_sync = per(cs.cat_dma_sync);
+    s.cpf_copy = per(cs.cat_copy);
+    s.cpf_stack = per(cs.cat_stack);
+    s.cpf_mmio = per(cs.cat_mmio);
+    s.cpf_descriptor = per(cs.cat_desc);
+    s.cpf_total = per(cs.cat_driver + cs.cat_desc + cs.cat_mmio + cs.cat_dma_sync + cs.cat_copy + cs.cat_stack +
+                      cs.cat_alloc);
+    const auto& ks = m_kernel->stats();
+    s.dma_sync_calls = ks.dma_sync_calls;
+    s.dma_sync_lines = ks.dma_sync_lines;
+    s.dma_sync_cycles = ks.dma_sync_ps / irqc.clock().period_ps;
+    s.coherence_violations = 0;
+    m_final = now;
     return s;
 }
 
-void soc::trace(sc_core::sc_trace_file*) const {}
+void soc::trace(sc_core::sc_trace_file* tf) const
+{
+    sc_core::sc_trace(tf, m_irq, "enet_irq");
+}
 
 void soc::visit_stats(const stat_visitor& v) const
 {
@@ -61,6 +240,36 @@ void soc::visit_stats(const stat_visitor& v) const
     stats_visit(&m_mem.noc.stats(), mem::noc_stat_rows, mem::noc_stat_count, "noc.", v);
     stats_visit(&m_mem.dram.stats(), mem::dram_stat_rows, mem::dram_stat_count, "dram.", v);
     stats_visit(&m_mem.stress->stats(), mem::stress_stat_rows, mem::stress_stat_count, "stress.", v);
+    for (const auto& c : m_cores)
+        stats_visit(&const_cast<cpu::core&>(*c).stats(), cpu::cpu_stat_rows, cpu::cpu_stat_count, std::string(c->name()) + ".", v);
+    m_enet->visit_stats("enet.", v);
+    m_source->visit_stats("traffic.", v);
+    m_sink->visit_stats("sink.", v);
+    stats_visit(&m_kernel->stats(), kernel_stat_rows, kernel_stat_count, "kernel.", v);
+    if (m_app)
+        stats_visit(&const_cast<app_task&>(*m_app).stats(), app_stat_rows, app_stat_count, "app.", v);
+    // Counters under their kernel names.
+    const struct shim_net_stats* ns = shim_net_stats();
+    v("snmp.Udp.InDatagrams", ns->udp_in_datagrams, "UDP datagrams delivered to the socket reader", "count");
+    v("snmp.Udp.RcvbufErrors", ns->udp_rcvbuf_errors, "UDP datagrams dropped: socket receive buffer full", "count");
+    v("snmp.Udp.NoPorts", ns->udp_no_ports, "UDP datagrams to a port nobody listens on", "count");
+    v("snmp.Ip.InReceives", ns->ip_in_receives, "IP datagrams received", "count");
+    v("snmp.Ip.InHdrErrors", ns->ip_in_hdr_errors, "frames the stack could not parse as IPv4/UDP", "count");
+    v("softnet.processed", ns->softnet_processed, "frames handed to the stack by NAPI", "count");
+    v("softnet.time_squeeze", ns->softnet_time_squeeze, "net_rx_action runs ended by budget or time", "count");
+    v("napi.polls", ns->napi_polls, "NAPI poll calls", "count");
+    v("napi.completions", ns->napi_complete, "napi_complete_done calls", "count");
+    v("netdev.rx_packets", m_final.rx_packets - m_snap.rx_packets, "net_device rx_packets", "count");
+    v("netdev.rx_dropped", m_final.rx_dropped - m_snap.rx_dropped, "net_device rx_dropped", "count");
+    v("netdev.rx_errors", m_final.rx_errors - m_snap.rx_errors, "net_device rx_errors", "count");
+    v("netdev.rx_fifo_errors", m_final.rx_fifo_errors - m_snap.rx_fifo_errors, "net_device rx_fifo_errors", "count");
+    for (size_t i = 0; i < m_final.ethtool.size(); i++) {
+        uint64_t base = 0;
+        for (const auto& b : m_snap.ethtool)
+            if (b.first == m_final.ethtool[i].first)
+                base = b.second;
+        v("ethtool." + m_final.ethtool[i].first, m_final.ethtool[i].second - base, "ethtool -S counter", "count");
+    }
 }
 
 } // namespace sim

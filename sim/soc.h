@@ -10,9 +10,14 @@
 #include <cstdint>
 #include <string>
 #include <vector>
+#include <memory>
 #include "cache/hierarchy.h"
 #include "common/stats.h"
-#include "cpu/cpu_config.h"
+#include "cpu/core.h"
+#include "enet/enet.h"
+#include "sim/app.h"
+#include "sim/khost.h"
+#include "traffic/traffic.h"
 
 namespace sim {
 
@@ -28,11 +33,38 @@ struct scenario_config {
     tick_t quantum_ps = models::PS_PER_US;          // global quantum of temporal decoupling
 };
 
+struct stack_config {
+#define P FEC_PARAM_STRUCT_MEMBER
+#include "sim/stack_params.def"
+#undef P
+};
+extern const models::param_table stack_param_table;
+
+struct driver_config {
+#define P FEC_PARAM_STRUCT_MEMBER
+#include "sim/driver_params.def"
+#undef P
+    std::string source;                // driver directory; "" = drivers/fec of this tree
+    std::vector<std::string> patches;  // unified diffs applied in order (--patch)
+};
+extern const models::param_table driver_param_table;
+
 struct soc_config {
     scenario_config scenario;
     models::cpu::cpu_config cpu;          // [cpu]
     models::cache::hierarchy_config mem;  // [l1], [l2], [noc], [dram], [stress]; cores/clock from [cpu]
+    models::enet::enet_config enet;       // [enet]
+    models::traffic::traffic_config traffic;  // [traffic]
+    kernel_config kernel;                 // [kernel]
+    stack_config stack;                   // [stack]
+    driver_config driver;                 // [driver]
+    app_config app;                       // [app]
 };
+
+// i.MX6Q memory map and interrupt of the ENET (imx6qdl.dtsi).
+constexpr uint64_t ENET_BASE = 0x02188000;
+constexpr uint64_t ENET_SIZE = 0x4000;
+constexpr unsigned ENET_IRQ = 150;
 
 // The summary object of `fecsim run --json` (docs/architecture contract).
 struct cpu_time {
@@ -75,9 +107,27 @@ public:
 
 private:
     void reset_stats();
+    void boot();  // on the irq core at t = 0: load the driver, probe, open
 
     soc_config m_cfg;
     models::cache::hierarchy m_mem;
+    std::vector<std::unique_ptr<models::cpu::core>> m_cores;
+    std::unique_ptr<models::enet::enet> m_enet;
+    std::unique_ptr<models::traffic::traffic_source> m_source;
+    std::unique_ptr<models::traffic::traffic_sink> m_sink;
+    std::unique_ptr<khost> m_kernel;
+    std::unique_ptr<app_task> m_app;
+    sc_core::sc_signal<bool> m_irq{"enet_irq"};
+    sc_core::sc_signal<bool> m_no_irq{"no_irq"};
+    void* m_ndev = nullptr;
+    void* m_driver = nullptr;
+    // Counters that cannot be reset (the driver's), sampled at the end of warm-up.
+    struct snapshot {
+        uint64_t rx_packets = 0, rx_dropped = 0, rx_errors = 0, rx_fifo_errors = 0;
+        std::vector<std::pair<std::string, uint64_t>> ethtool;
+    } m_snap;
+    snapshot take_snapshot();
+    snapshot m_final;
     std::vector<std::string> m_series_cols;
     std::vector<std::vector<double>> m_series;
 };

@@ -25,3 +25,5 @@ Suite* suite_enet_regs(void);
 Suite* suite_enet_rx(void);
 Suite* suite_enet_tx(void);
 Suite* suite_traffic(void);
+// tier: system
+Suite* suite_driver(void);

@@ -6,7 +6,7 @@ TESTS_LDADD = $(MODELS_LIBS) $(CHECK_LIBS)
 
 check_PROGRAMS += tests/unit/run_unit tests/models/run_models
 TESTS += tests/unit/run_unit tests/models/run_models
-AM_TESTS_ENVIRONMENT = SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 CK_FORK=yes; export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE CK_FORK;
+AM_TESTS_ENVIRONMENT = SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 CK_FORK=yes FECSIM_CACHE=$(abs_top_builddir)/tests/.driver-cache; export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE CK_FORK FECSIM_CACHE;
 
 tests_unit_run_unit_CXXFLAGS = $(TESTS_CXXFLAGS)
 tests_unit_run_unit_LDADD = $(TESTS_LDADD)
@@ -19,3 +19,12 @@ tests_models_run_models_SOURCES = tests/lib.h tests/lib.cc tests/models/main.cc 
 	tests/models/dram.cc tests/models/cache.cc
 # Per-model test sources named by the model fragments (models/*/local.mk).
 tests_models_run_models_SOURCES += $(ENET_TEST_SOURCES)
+
+check_PROGRAMS += tests/system/run_system
+TESTS += tests/system/run_system
+tests_system_run_system_CXXFLAGS = $(TESTS_CXXFLAGS)
+tests_system_run_system_LDFLAGS = $(DRIVER_LINK)
+tests_system_run_system_LDADD = $(SIM_LIBS) $(CHECK_LIBS)
+tests_system_run_system_DEPENDENCIES = drivers/libshim.a sim/libsim.a models/libmodels.a
+tests_system_run_system_SOURCES = tests/lib.h tests/lib.cc tests/system/main.cc \
+	tests/system/sys.h tests/system/sys.cc tests/system/driver.cc

@@ -344,6 +344,11 @@ int netif_receive_skb(struct sk_buff *skb)
 	return 0;
 }
 
+int shim_udp_queued(void)
+{
+	return !list_empty(&sock_queue);
+}
+
 long shim_udp_recvmsg(void *buf, size_t len, uint64_t *ready_ns)
 {
 	int prev = simhost_cat_enter(SIMHOST_CAT_STACK);

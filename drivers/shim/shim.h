@@ -64,6 +64,7 @@ void shim_net_rx_action(void);		/* NET_RX softirq handler */
  * memory); returns the datagram length, or -EAGAIN if the queue is empty.
  * *ready_ns receives the time the datagram was queued. */
 long shim_udp_recvmsg(void *buf, size_t len, uint64_t *ready_ns);
+int shim_udp_queued(void);		/* datagrams waiting in the socket */
 const struct shim_net_stats *shim_net_stats(void);
 void shim_net_reset_stats(void);
 

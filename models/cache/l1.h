@@ -84,6 +84,7 @@ public:
             m_posted_until = done;
     }
 
+    tick_t posted_until() const { return m_posted_until; }
     unsigned core() const { return m_core; }
     bool present(uint64_t pa) const { return m_arr.find(pa) >= 0; }
     bool is_dirty(uint64_t pa) const

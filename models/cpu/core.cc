@@ -70,8 +70,18 @@ void core::stall_until(tick_t t, cat c)
 
 void core::sync()
 {
-    if (m_local)
+    if (m_local) {
+        s_current = nullptr;  // other processes run now: nobody's code is ours
         sc_core::wait(from_ps(m_local));
+    }
+    resume();
+}
+
+void core::yield_delta()
+{
+    sync();
+    s_current = nullptr;
+    sc_core::wait(sc_core::SC_ZERO_TIME);
     resume();
 }
 
@@ -232,6 +242,7 @@ void core::main()
         m_ctx = ctx::idle;
         sync();
         m_acct_mark = now_ps();
+        s_current = nullptr;
         sc_core::wait(m_wake);
         resume();
         m_ctx_ps[(int)ctx::idle] += now_ps() - m_acct_mark;

@@ -74,6 +74,8 @@ public:
     void charge(uint64_t cycles, cat c) { charge_ps(m_clk.cycles(cycles), c); }
     // Bring SystemC time to this core's time (before interacting with another agent).
     void sync();
+    // Sync, then let one delta cycle pass (signals written by this core settle).
+    void yield_delta();
     // Advance this core's time to t (no work done: stalled), if t is later.
     void stall_until(tick_t t, cat c);
     // While inside, the core does not yield (a spinlock is held): no other
@@ -87,6 +89,7 @@ public:
     cat current_cat() const { return m_cat; }
     cat set_cat(cat c) { cat o = m_cat; m_cat = c; return o; }
     ctx current_ctx() const { return m_ctx; }
+    ctx set_ctx(ctx x) { ctx o = m_ctx; m_ctx = x; return o; }
     bool in_softirq() const { return m_ctx == ctx::softirq; }
 
     // --- Interrupts and softirqs. ---

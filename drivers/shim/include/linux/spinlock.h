@@ -12,7 +12,8 @@
 typedef struct { int locked; } spinlock_t;
 #define SHIM_LOCK_CYCLES 12
 #define spin_lock_init(l) ((l)->locked = 0)
-#define spin_lock(l) do { simhost_atomic_enter(); simhost_charge(SHIM_LOCK_CYCLES, SIMHOST_CAT_DRIVER); } while (0)
+#define shim_lock_use(l) ((void)(l))
+#define spin_lock(l) do { shim_lock_use(l); simhost_atomic_enter(); simhost_charge(SHIM_LOCK_CYCLES, SIMHOST_CAT_DRIVER); } while (0)
 #define spin_unlock(l) do { simhost_charge(SHIM_LOCK_CYCLES / 2, SIMHOST_CAT_DRIVER); simhost_atomic_leave(); } while (0)
 #define spin_lock_bh(l) spin_lock(l)
 #define spin_unlock_bh(l) spin_unlock(l)

@@ -1,0 +1,8 @@
+// Tier (c): driver in the loop.
+#include "tests/lib.h"
+
+int main()
+{
+    static Suite* (*const suites[])(void) = {suite_driver};
+    return tests_run(suites, sizeof suites / sizeof suites[0]);
+}
