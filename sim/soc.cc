@@ -71,13 +71,16 @@ soc::soc(const soc_config& cfg) : m_cfg(cfg), m_mem(seeded(cfg))
     b.source_dir = cfg.driver.source;
     b.patches = cfg.driver.patches;
     m_driver = driver_load(b);  // throws driver_error; registers the driver with the shim
-    const char* params[][2] = {{"rx_ring_size", nullptr}, {"tx_ring_size", nullptr}};
-    const std::string rx = std::to_string(cfg.driver.rx_ring_size), tx = std::to_string(cfg.driver.tx_ring_size);
-    params[0][1] = rx.c_str();
-    params[1][1] = tx.c_str();
-    for (auto& p : params)
-        if (shim_set_param(p[0], p[1]) == -22)
-            throw driver_error(std::string("driver module parameter ") + p[0] + " rejects " + p[1]);
+    // Module parameters, as modprobe would pass them; a driver without one
+    // of them (a user's driver) keeps its own default.
+    const std::pair<const char*, std::string> params[] = {
+        {"rx_ring_size", std::to_string(cfg.driver.rx_ring_size)},
+        {"tx_ring_size", std::to_string(cfg.driver.tx_ring_size)},
+        {"link_speed", std::to_string((unsigned)(cfg.enet.link_speed / 1e6))},
+    };
+    for (const auto& p : params)
+        if (shim_set_param(p.first, p.second.c_str()) == -22)
+            throw driver_error(std::string("driver module parameter ") + p.first + " rejects " + p.second);
 
     shim_net_config nc{};
     nc.stack_cycles = cfg.stack.frame_cycles;

@@ -27,3 +27,4 @@ Suite* suite_enet_tx(void);
 Suite* suite_traffic(void);
 // tier: system
 Suite* suite_driver(void);
+Suite* suite_timing(void);
