@@ -18,7 +18,7 @@ using sim::khost;
 
 namespace {
 
-inline void hook(const void* p, size_t size, bool write)
+inline void hook(const void* p, size_t size, bool write, const void* site)
 {
     khost* k = khost::instance();
     if (!k)
@@ -29,7 +29,7 @@ inline void hook(const void* p, size_t size, bool write)
     core* c = core::current();
     if (!c)
         return;
-    k->access(*c, k->mem().mem.base() + off, size, write);
+    k->access(*c, k->mem().mem.base() + off, size, write, site);
 }
 
 
@@ -52,13 +52,14 @@ void __sanitizer_cov_trace_pc(void)
         c->charge(c->config().bb_cycles, c->current_cat());
 }
 
+#define RA __builtin_return_address(0)
 #define FEC_HOOK(n)                                                                                          \
-    void __tsan_read##n(void* p) { hook(p, n, false); }                                                      \
-    void __tsan_write##n(void* p) { hook(p, n, true); }                                                      \
-    void __tsan_unaligned_read##n(void* p) { hook(p, n, false); }                                            \
-    void __tsan_unaligned_write##n(void* p) { hook(p, n, true); }                                            \
-    void __tsan_volatile_read##n(void* p) { hook(p, n, false); }                                             \
-    void __tsan_volatile_write##n(void* p) { hook(p, n, true); }
+    void __tsan_read##n(void* p) { hook(p, n, false, RA); }                                                  \
+    void __tsan_write##n(void* p) { hook(p, n, true, RA); }                                                  \
+    void __tsan_unaligned_read##n(void* p) { hook(p, n, false, RA); }                                        \
+    void __tsan_unaligned_write##n(void* p) { hook(p, n, true, RA); }                                        \
+    void __tsan_volatile_read##n(void* p) { hook(p, n, false, RA); }                                         \
+    void __tsan_volatile_write##n(void* p) { hook(p, n, true, RA); }
 FEC_HOOK(1)
 FEC_HOOK(2)
 FEC_HOOK(4)
@@ -66,8 +67,8 @@ FEC_HOOK(8)
 FEC_HOOK(16)
 #undef FEC_HOOK
 
-void __tsan_read_range(void* p, size_t n) { hook(p, n, false); }
-void __tsan_write_range(void* p, size_t n) { hook(p, n, true); }
+void __tsan_read_range(void* p, size_t n) { hook(p, n, false, RA); }
+void __tsan_write_range(void* p, size_t n) { hook(p, n, true, RA); }
 void __tsan_vptr_read(void**) {}
 void __tsan_vptr_update(void**, void*) {}
 

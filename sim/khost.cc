@@ -48,6 +48,12 @@ khost::khost(sc_core::sc_module_name nm, const kernel_config& cfg, cache::hierar
     m_w_base = (uintptr_t)mem.mem.cpu_base();
     m_w_size = backed;
     m_mmio_txn.ext.master = mem::MASTER_CPU0 + m_irq_core;
+    m_checker.reset(new coherence_checker(mem.mem, [this](uint64_t pa, uint64_t* s, uint64_t* l) {
+        return alloc_of(pa, s, l);
+    }));
+    mem.dram.set_observer(m_checker.get());
+    for (auto& l1 : mem.l1)
+        l1->set_observer(m_checker.get());
     s_instance = this;
 }
 
@@ -106,7 +112,20 @@ void khost::free(void* p)
     m_live.erase(it);
 }
 
-void khost::access(core& c, uint64_t pa, size_t size, bool write)
+bool khost::alloc_of(uint64_t pa, uint64_t* start, uint64_t* len) const
+{
+    auto it = m_live.upper_bound(pa);
+    if (it == m_live.begin())
+        return false;
+    --it;
+    if (pa >= it->first + it->second.first)
+        return false;
+    *start = it->first;
+    *len = it->second.first;
+    return true;
+}
+
+void khost::access(core& c, uint64_t pa, size_t size, bool write, const void* site)
 {
     cache::l1_cache& l1 = c.l1();
     const tick_t hit = l1.config().hit_cycles * c.clock().period_ps;
@@ -118,12 +137,15 @@ void khost::access(core& c, uint64_t pa, size_t size, bool write)
         c.charge_ps(issue + lat, cpu::CAT_DESC);
         return;
     }
+    m_checker->set_site(site);
     const tick_t lat = write ? l1.write(pa, (unsigned)size, c.now()) : l1.read(pa, (unsigned)size, c.now());
+    if (m_checker->tracked(pa) || m_checker->tracked(pa + size - 1))
+        m_checker->on_cpu(pa, size, write, site);
     c.charge_ps(issue + (lat > hit ? lat - hit : 0), c.current_cat());
 }
 
 // Lines of [p, p+n) in simulated memory, each touched once through the L1.
-static void touch_range(khost& k, core& c, const void* p, size_t n, bool write)
+static void touch_range(khost& k, core& c, const void* p, size_t n, bool write, const void* site)
 {
     const uint64_t pa = k.pa_of(p);
     if (pa == ~0ull || !n)
@@ -132,7 +154,10 @@ static void touch_range(khost& k, core& c, const void* p, size_t n, bool write)
     for (uint64_t a = pa; a < pa + n;) {
         const uint64_t next = (a & ~(lb - 1)) + lb;
         const uint64_t len = std::min<uint64_t>(next, pa + n) - a;
+        k.checker().set_site(site);
         const tick_t lat = write ? c.l1().write(a, (unsigned)len, c.now()) : c.l1().read(a, (unsigned)len, c.now());
+        if (k.checker().tracked(a))
+            k.checker().on_cpu(a, len, write, site);
         const tick_t hit = c.l1().config().hit_cycles * c.clock().period_ps;
         c.charge_ps(lat > hit ? lat - hit : 0, c.current_cat());
         a = next;
@@ -143,7 +168,7 @@ static void touch_range(khost& k, core& c, const void* p, size_t n, bool write)
 // copy); inside the stack or the allocator they stay in that category.
 static cpu::cat copy_cat(core& c) { return c.current_cat() == cpu::CAT_DRIVER ? cpu::CAT_COPY : c.current_cat(); }
 
-void khost::copy(void* dst, const void* src, size_t n)
+void khost::copy(void* dst, const void* src, size_t n, const void* site)
 {
     core* c = core::current();
     if (c) {
@@ -151,20 +176,20 @@ void khost::copy(void* dst, const void* src, size_t n)
         const bool unc_s = pa_of(src) != ~0ull && m_mem.mem.is_uncached(pa_of(src));
         if (unc_s)
             c->sync();
-        touch_range(*this, *c, src, n, false);
-        touch_range(*this, *c, dst, n, true);
+        touch_range(*this, *c, src, n, false, site);
+        touch_range(*this, *c, dst, n, true, site);
         c->charge((n + m_cfg.copy_bytes_per_cycle - 1) / m_cfg.copy_bytes_per_cycle, c->current_cat());
         c->set_cat(prev);
     }
     std::memmove(dst, src, n);
 }
 
-void khost::fill(void* dst, int v, size_t n)
+void khost::fill(void* dst, int v, size_t n, const void* site)
 {
     core* c = core::current();
     if (c) {
         const cpu::cat prev = c->set_cat(copy_cat(*c));
-        touch_range(*this, *c, dst, n, true);
+        touch_range(*this, *c, dst, n, true, site);
         c->charge((n + m_cfg.copy_bytes_per_cycle - 1) / m_cfg.copy_bytes_per_cycle, c->current_cat());
         c->set_cat(prev);
     }
@@ -257,9 +282,10 @@ void khost::barrier(int kind)
 
 // ------------------------------------------------------------------- DMA --
 
-void khost::dma(int op, uint64_t pa, size_t size, int dir, const void*)
+void khost::dma(int op, uint64_t pa, size_t size, int dir, const void* caller)
 {
     core* c = core::current();
+    m_checker->on_dma(op, pa, size, dir, caller);
     switch (op) {
     case SIMHOST_DMA_MAP: m_stats.dma_map_calls++; break;
     case SIMHOST_DMA_UNMAP: m_stats.dma_unmap_calls++; break;
@@ -329,10 +355,13 @@ void simhost_access(const void* p, size_t size, int is_write)
     core* c = core::current();
     const uint64_t pa = k->pa_of(p);
     if (c && pa != ~0ull)
-        k->access(*c, pa, size, is_write);
+        k->access(*c, pa, size, is_write, __builtin_return_address(0));
 }
-void simhost_copy(void* dst, const void* src, size_t n) { khost::instance()->copy(dst, src, n); }
-void simhost_fill(void* dst, int c, size_t n) { khost::instance()->fill(dst, c, n); }
+void simhost_copy(void* dst, const void* src, size_t n)
+{
+    khost::instance()->copy(dst, src, n, __builtin_return_address(0));
+}
+void simhost_fill(void* dst, int c, size_t n) { khost::instance()->fill(dst, c, n, __builtin_return_address(0)); }
 void simhost_prefetch(const void* p) { khost::instance()->prefetch(p); }
 uint32_t simhost_mmio_read32(uint64_t pa) { return khost::instance()->mmio_read(pa); }
 void simhost_mmio_write32(uint64_t pa, uint32_t v) { khost::instance()->mmio_write(pa, v); }

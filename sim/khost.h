@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
@@ -20,6 +21,7 @@
 #include "common/params.h"
 #include "common/stats.h"
 #include "cpu/core.h"
+#include "sim/coherence.h"
 
 namespace sim {
 
@@ -57,9 +59,10 @@ public:
     void* alloc(size_t size, size_t align, bool uncached);
     void free(void* p);
     uint64_t pa_of(const void* p) const { return m_mem.mem.pa_of_cpu(p); }
-    void access(models::cpu::core& c, uint64_t pa, size_t size, bool write);
-    void copy(void* dst, const void* src, size_t n);
-    void fill(void* dst, int v, size_t n);
+    // site: the kernel code address making the access (for the coherence checker).
+    void access(models::cpu::core& c, uint64_t pa, size_t size, bool write, const void* site);
+    void copy(void* dst, const void* src, size_t n, const void* site);
+    void fill(void* dst, int v, size_t n, const void* site);
     void prefetch(const void* p);
     uint32_t mmio_read(uint64_t pa);
     void mmio_write(uint64_t pa, uint32_t v);
@@ -70,6 +73,9 @@ public:
     void set_socket_reader(models::cpu::core* c) { m_reader = c; }
     void socket_wake();
 
+    coherence_checker& checker() { return *m_checker; }
+    // The allocation holding pa: start and length (false if none).
+    bool alloc_of(uint64_t pa, uint64_t* start, uint64_t* len) const;
     const kernel_stats& stats() const { return m_stats; }
     void reset_stats() { m_stats = {}; }
 
@@ -91,7 +97,8 @@ private:
     uint64_t m_mmio_base, m_mmio_size;
     uintptr_t m_w_base, m_w_size;
     region m_heap{}, m_pool{};
-    std::unordered_map<uint64_t, std::pair<uint64_t, bool>> m_live;  // pa -> (size, uncached)
+    std::map<uint64_t, std::pair<uint64_t, bool>> m_live;  // pa -> (size, uncached)
+    std::unique_ptr<coherence_checker> m_checker;
     models::mem::mem_txn m_mmio_txn;
     models::cpu::core* m_reader = nullptr;
     kernel_stats m_stats{};

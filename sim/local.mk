@@ -5,7 +5,8 @@ sim_libsim_a_SOURCES = \
 	sim/soc.h sim/soc.cc \
 	sim/khost.h sim/khost.cc sim/hooks.cc \
 	sim/driver_build.h sim/driver_build.cc \
-	sim/app.h sim/app.cc
+	sim/app.h sim/app.cc \
+	sim/coherence.h sim/coherence.cc
 EXTRA_DIST += $(wildcard $(srcdir)/sim/*.def)
 
 SIM_LIBS = sim/libsim.a $(MODELS_LIBS) $(JSONGLIB_LIBS) $(GLIB_LIBS) -ldl

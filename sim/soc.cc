@@ -157,6 +157,7 @@ void soc::reset_stats()
     m_source->reset_stats();
     m_sink->reset_stats();
     m_kernel->reset_stats();
+    m_kernel->checker().reset_stats();
     shim_net_reset_stats();
     if (m_app)
         m_app->reset_stats();
@@ -186,14 +187,18 @@ run_summary soc::run()
     s.realtime_factor = wall > 0 ? (double)(now_ps()) / PS_PER_S / wall : 0;
     s.frames_offered = m_source->stats().frames;
     const app_stats* as = m_app ? &m_app->stats() : nullptr;
-    s.frames_delivered = as ? as->verified : 0;
+    // Distinct frames that reached the application intact (a stale copy of an
+    // old frame verifies, but is a duplicate).
+    s.frames_delivered = as ? as->verified - std::min(as->verified, as->duplicated) : 0;
     s.loss_pct = s.frames_offered ? 100.0 * (double)(s.frames_offered - std::min(s.frames_offered, s.frames_delivered)) /
                                         (double)s.frames_offered
                                   : 0;
     const auto& es = m_enet->stats();
     s.drops_mac_fifo = es.rx_fifo_drops + es.rx_truncated;
     const snapshot now = take_snapshot();
-    s.drops_driver = (now.rx_dropped - m_snap.rx_dropped) + (now.rx_errors - m_snap.rx_errors);
+    // Frames the driver discarded itself; FIFO-truncated ones (OV) are MAC drops.
+    s.drops_driver = (now.rx_dropped - m_snap.rx_dropped) + (now.rx_errors - m_snap.rx_errors) -
+                     std::min(now.rx_errors - m_snap.rx_errors, now.rx_fifo_errors - m_snap.rx_fifo_errors);
     const struct shim_net_stats* ns = shim_net_stats();
     s.drops_socket = ns->udp_rcvbuf_errors;
     if (as) {
@@ -225,7 +230,11 @@ run_summary soc::run()
     s.dma_sync_calls = ks.dma_sync_calls;
     s.dma_sync_lines = ks.dma_sync_lines;
     s.dma_sync_cycles = ks.dma_sync_ps / irqc.clock().period_ps;
-    s.coherence_violations = 0;
+    coherence_checker& cc = m_kernel->checker();
+    s.violations = cc.violations();
+    s.coherence_violations = s.violations.size();
+    s.synced_bytes = cc.stats().synced_bytes;
+    s.touched_bytes = cc.stats().touched_bytes;
     m_final = now;
     return s;
 }
@@ -249,6 +258,11 @@ void soc::visit_stats(const stat_visitor& v) const
     m_source->visit_stats("traffic.", v);
     m_sink->visit_stats("sink.", v);
     stats_visit(&m_kernel->stats(), kernel_stat_rows, kernel_stat_count, "kernel.", v);
+    const coherence_stats& chk = m_kernel->checker().stats();
+    v("coherence.violations", chk.violations, "distinct DMA-API/coherence violations (kind, driver site)", "count");
+    v("coherence.events", chk.events, "occurrences of those violations", "count");
+    v("coherence.synced_bytes", chk.synced_bytes, "bytes made visible to the CPU by sync_for_cpu/unmap", "B");
+    v("coherence.touched_bytes", chk.touched_bytes, "bytes the CPU read in buffers it owned", "B");
     if (m_app)
         stats_visit(&const_cast<app_task&>(*m_app).stats(), app_stat_rows, app_stat_count, "app.", v);
     // Counters under their kernel names.

@@ -85,6 +85,8 @@ struct run_summary {
     double cpf_total = 0, cpf_dma_sync = 0, cpf_copy = 0, cpf_stack = 0, cpf_mmio = 0, cpf_descriptor = 0;
     uint64_t dma_sync_calls = 0, dma_sync_lines = 0, dma_sync_cycles = 0;
     uint64_t coherence_violations = 0;
+    std::vector<violation> violations;  // distinct, with symbolised sites
+    uint64_t synced_bytes = 0, touched_bytes = 0;  // sync efficiency
 };
 
 class soc {

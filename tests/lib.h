@@ -28,3 +28,4 @@ Suite* suite_traffic(void);
 // tier: system
 Suite* suite_driver(void);
 Suite* suite_timing(void);
+Suite* suite_coherence(void);

@@ -27,4 +27,5 @@ tests_system_run_system_LDFLAGS = $(DRIVER_LINK)
 tests_system_run_system_LDADD = $(SIM_LIBS) $(CHECK_LIBS)
 tests_system_run_system_DEPENDENCIES = drivers/libshim.a sim/libsim.a models/libmodels.a
 tests_system_run_system_SOURCES = tests/lib.h tests/lib.cc tests/system/main.cc \
-	tests/system/sys.h tests/system/sys.cc tests/system/driver.cc tests/system/timing.cc
+	tests/system/sys.h tests/system/sys.cc tests/system/driver.cc tests/system/timing.cc \
+	tests/system/coherence.cc

@@ -46,6 +46,8 @@ tick_t dram::access(tlm::tlm_generic_payload& gp, tick_t t)
         m_stats.read_latency_ps += done - t;
     } else {
         m_mem.dram_write(pa, gp.get_data_ptr(), len);
+        if (m_observer)
+            m_observer->dram_write(pa, len, x.master);
         done = start + svc;
         m_stats.writes++;
         m_stats.bytes_written += len;

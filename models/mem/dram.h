@@ -12,6 +12,7 @@
 #include "common/stats.h"
 #include "common/timeline.h"
 #include "mem/mem_ext.h"
+#include "mem/mem_observer.h"
 #include "mem/phys_mem.h"
 
 namespace models::mem {
@@ -41,6 +42,7 @@ public:
     void reset_stats() { m_stats = {}; }
     const dram_config& config() const { return m_cfg; }
     void set_horizon(tick_t h) { m_channel.set_horizon(h); }
+    void set_observer(mem_observer* o) { m_observer = o; }
 
     // Direct form of b_transport: t = absolute request time (ps); returns the
     // absolute time the initiator may go on. Data moved as for b_transport.
@@ -54,6 +56,7 @@ private:
     clock_domain m_clk;
     timeline m_channel;
     dram_stats m_stats{};
+    mem_observer* m_observer = nullptr;
 };
 
 } // namespace models::mem

@@ -1,0 +1,159 @@
+// The DMA coherence checker on deliberately broken driver variants
+// (tests/fixtures/*.patch) and on the correct ones.
+#include "tests/lib.h"
+#include "tests/system/sys.h"
+#include "drivers/shim/simhost.h"
+#include <cstring>
+
+using namespace models;
+
+// A 16-entry ring: every buffer is handed back and refilled many times.
+static sim::soc_config variant(const char* patch, bool fixture, double fps, double ms)
+{
+    sim::soc_config c = sys_config(fps, ms);
+    c.driver.rx_ring_size = 16;
+    if (patch)
+        c.driver.patches.push_back(fixture ? sys_fixture(patch)
+                                           : std::string(FECSIM_SRCDIR) + "/drivers/fec/patches/" + patch);
+    return c;
+}
+
+static void a53(sim::soc_config& c)
+{
+    c.mem.l1.inv_is_clean_inv = true;
+    c.mem.l1.prefetch_lines = 2;
+}
+
+// Exactly one violation of `kind` whose site names `func`; returns its "where".
+static std::string expect_kind(const sim::run_summary& r, sim::cv_kind kind, const char* func)
+{
+    const sim::violation* hit = nullptr;
+    std::string all;
+    for (const auto& v : r.violations) {
+        all += std::string(sim::cv_kind_name(v.kind)) + "@" + v.where + "; ";
+        if (v.kind == kind)
+            hit = &v;
+    }
+    ck_assert_msg(hit, "no %s violation; got: %s", sim::cv_kind_name(kind), all.c_str());
+    ck_assert_msg(hit->where.find(func) != std::string::npos && hit->where.find("fec_main.c:") != std::string::npos,
+                  "%s reported at %s", sim::cv_kind_name(kind), hit->where.c_str());
+    return hit->where;
+}
+
+START_TEST(test_no_sync_for_cpu_caught)
+{
+    sim::soc s(variant("no-sync-for-cpu.patch", true, 10000, 10));
+    const sim::run_summary r = s.run();
+    expect_kind(r, sim::cv_kind::cpu_owned_by_dev, "fec_enet_copybreak");
+    ck_assert_uint_eq(r.payload_corrupted, 0);  // sync_for_device still invalidates: data happens to be fresh
+}
+END_TEST
+
+START_TEST(test_short_sync_caught)
+{
+    sim::soc s(variant("short-sync.patch", true, 10000, 10));
+    const sim::run_summary r = s.run();
+    const std::string w = expect_kind(r, sim::cv_kind::partial_sync_miss, "fec_enet_copybreak");
+    ck_assert_msg(r.synced_bytes * 3 < r.touched_bytes + r.synced_bytes * 4, "synced %llu touched %llu",
+                  (unsigned long long)r.synced_bytes, (unsigned long long)r.touched_bytes);
+}
+END_TEST
+
+// The dirty line of the CPU's store lingers, the MAC writes the next frame
+// into the buffer, the line is evicted (the memory hog thrashes the PL310)
+// and written back over the frame.
+START_TEST(test_cpu_write_then_eviction_loses_dma_data)
+{
+    sim::soc_config c = variant("cpu-write-after-handback.patch", true, 46300, 30);
+    c.driver.rx_ring_size = 512;
+    c.stack.frame_cycles = 30000;  // overload: the ring stays full, buffers wait long
+    c.mem.stress.enabled = true;
+    sim::soc s(c);
+    const sim::run_summary r = s.run();
+    expect_kind(r, sim::cv_kind::cpu_owned_by_dev, "fec_enet_rx_frame");
+    expect_kind(r, sim::cv_kind::lost_dma_data, "fec_enet_rx_frame");
+    ck_assert_uint_gt(r.payload_corrupted, 0);
+}
+END_TEST
+
+START_TEST(test_patched_driver_on_a53_prefetch_caught)
+{
+    sim::soc_config c = variant("partial-sync.patch", false, 10000, 10);
+    a53(c);
+    sim::soc s(c);
+    const sim::run_summary r = s.run();
+    expect_kind(r, sim::cv_kind::dev_write_cpu_owned, "fec_enet_copybreak");
+    ck_assert_uint_eq(r.violations.size(), 1);
+    ck_assert_uint_gt(sys_stat(s, "l1_0.prefetches"), 0);
+}
+END_TEST
+
+static void expect_clean(const char* patch, bool a53_profile)
+{
+    sim::soc_config c = variant(patch, false, 20000, 15);
+    if (a53_profile)
+        a53(c);
+    sim::soc s(c);
+    const sim::run_summary r = s.run();
+    std::string all;
+    for (const auto& v : r.violations)
+        all += std::string(sim::cv_kind_name(v.kind)) + "@" + v.where + "; ";
+    ck_assert_msg(r.violations.empty(), "%s%s: %s", patch ? patch : "stock", a53_profile ? " (A53)" : "", all.c_str());
+    ck_assert_uint_eq(r.payload_corrupted + r.payload_duplicated, 0);
+    ck_assert_uint_gt(r.frames_delivered, 250);
+}
+
+START_TEST(test_stock_clean_on_a9) { expect_clean(nullptr, false); }
+END_TEST
+START_TEST(test_stock_clean_on_a53) { expect_clean(nullptr, true); }
+END_TEST
+START_TEST(test_balanced_clean_on_a9) { expect_clean("balanced-partial-sync.patch", false); }
+END_TEST
+START_TEST(test_balanced_clean_on_a53) { expect_clean("balanced-partial-sync.patch", true); }
+END_TEST
+
+// API rules on the checker alone.
+START_TEST(test_api_misuse_and_shared_line)
+{
+    mem::phys_mem pm{mem::phys_mem_config{}};
+    const uint64_t B = 0x10000000;
+    // Two allocations: [B+0x1000, +100) and [B+0x1064, +64): the second starts
+    // inside the first one's last line.
+    sim::coherence_checker chk(pm, [&](uint64_t pa, uint64_t* s, uint64_t* l) {
+        if (pa >= B + 0x1000 && pa < B + 0x1064) { *s = B + 0x1000; *l = 100; return true; }
+        if (pa >= B + 0x1064 && pa < B + 0x10A4) { *s = B + 0x1064; *l = 64; return true; }
+        return false;
+    });
+    const void* site = (const void*)&test_api_misuse_and_shared_line;
+    chk.on_dma(SIMHOST_DMA_MAP, B + 0x1000, 100, 2, site);
+    chk.on_dma(SIMHOST_DMA_SYNC_CPU, B + 0x1000, 100, 1, site);   // wrong direction
+    chk.on_dma(SIMHOST_DMA_UNMAP, B + 0x5000, 100, 2, site);      // not mapped
+    chk.on_dma(SIMHOST_DMA_SYNC_DEVICE, B + 0x6000, 64, 2, site); // not mapped
+    chk.on_dma(SIMHOST_DMA_UNMAP, B + 0x1000, 64, 2, site);       // size differs
+    int shared = 0, misuse = 0;
+    for (const auto& v : chk.violations()) {
+        shared += v.kind == sim::cv_kind::shared_line;
+        misuse += v.kind == sim::cv_kind::api_misuse ? (int)v.count : 0;
+    }
+    ck_assert_int_eq(shared, 1);
+    ck_assert_int_eq(misuse, 4);
+    ck_assert(!chk.tracked(B + 0x1000));  // unmapped
+}
+END_TEST
+
+Suite* suite_coherence(void)
+{
+    Suite* s = suite_create("coherence");
+    TCase* tc = tests_tcase("checker", 120);
+    tcase_add_test(tc, test_no_sync_for_cpu_caught);
+    tcase_add_test(tc, test_short_sync_caught);
+    tcase_add_test(tc, test_cpu_write_then_eviction_loses_dma_data);
+    tcase_add_test(tc, test_patched_driver_on_a53_prefetch_caught);
+    tcase_add_test(tc, test_stock_clean_on_a9);
+    tcase_add_test(tc, test_stock_clean_on_a53);
+    tcase_add_test(tc, test_balanced_clean_on_a9);
+    tcase_add_test(tc, test_balanced_clean_on_a53);
+    tcase_add_test(tc, test_api_misuse_and_shared_line);
+    suite_add_tcase(s, tc);
+    return s;
+}
