@@ -47,24 +47,27 @@ tick_t pl310::book_port(tick_t t, tick_t dur)
     return s;
 }
 
-void pl310::note_inflight(tick_t start, tick_t end)
+void pl310::note_inflight(tick_t start, tick_t end, uint8_t master)
 {
     m_inflight_max_end = std::max(m_inflight_max_end, end);
     m_longest_flight = std::max(m_longest_flight, end - start);
-    if (m_inflight.empty() || m_inflight.back().start <= start) {
-        m_inflight.push_back({start, end});
-    } else {
-        auto it = std::upper_bound(m_inflight.begin(), m_inflight.end(), start,
+    flight_list& l = m_inflight[master < mem::MASTER_COUNT ? master : (uint8_t)mem::MASTER_OTHER];
+    if (l.v.size() == l.head || l.v.back().start <= start) {
+        l.v.push_back({start, end});
+    } else {  // rare: a master's own requests out of order
+        auto it = std::upper_bound(l.v.begin() + (long)l.head, l.v.end(), start,
                                    [](tick_t s, const flight& f) { return s < f.start; });
-        m_inflight.insert(it, {start, end});
+        l.v.insert(it, {start, end});
     }
-    if (m_inflight.size() > 256 && start > m_horizon) {
+    // Forget flights that ended long before the newest one started.
+    if (start > m_horizon) {
         const tick_t lim = start - m_horizon;
-        size_t k = 0;
-        while (k < m_inflight.size() && m_inflight[k].end < lim)
-            k++;
-        if (k > 128)
-            m_inflight.erase(m_inflight.begin(), m_inflight.begin() + k);
+        while (l.head < l.v.size() && l.v[l.head].end < lim)
+            l.head++;
+        if (l.head > 1024 && l.head * 2 > l.v.size()) {
+            l.v.erase(l.v.begin(), l.v.begin() + (long)l.head);
+            l.head = 0;
+        }
     }
 }
 
@@ -72,18 +75,21 @@ tick_t pl310::drained_at(tick_t t) const
 {
     if (m_inflight_max_end <= t)
         return t;
-    // Scan back from the last transfer started at or before t until entries
-    // are older than the longest transfer seen: none of those is in flight.
+    // Per master: scan back from the last flight started at or before t until
+    // flights are older than the longest one seen (none of those is in flight).
     tick_t m = t;
-    auto it = std::upper_bound(m_inflight.begin(), m_inflight.end(), t,
-                               [](tick_t x, const flight& f) { return x < f.start; });
-    int budget = 512;
-    while (it != m_inflight.begin() && budget-- > 0) {
-        --it;
-        if (it->end > m)
-            m = it->end;
-        if (it->start + m_longest_flight < t)
-            break;
+    for (const flight_list& l : m_inflight) {
+        if (l.v.size() == l.head)
+            continue;
+        auto it = std::upper_bound(l.v.begin() + (long)l.head, l.v.end(), t,
+                                   [](tick_t x, const flight& f) { return x < f.start; });
+        while (it != l.v.begin() + (long)l.head) {
+            --it;
+            if (it->end > m)
+                m = it->end;
+            if (it->start + m_longest_flight < t)
+                break;
+        }
     }
     return m;
 }
@@ -105,7 +111,7 @@ tick_t pl310::writeback(int slot, tick_t t, uint8_t master)
     m_down.ext.uncached = false;
     m_down.ext.posted = true;
     const tick_t done = forward(m_down.gp, t);
-    note_inflight(t, done);
+    note_inflight(t, done, master);
     m_arr.set_flags(slot, m_arr.flags(slot) & ~LINE_DIRTY);
     m_stats.writebacks++;
     return done;
@@ -143,7 +149,7 @@ tick_t pl310::line_read(uint64_t lpa, uint8_t* out, tick_t s, uint8_t master)
         m_down.ext.uncached = false;
         m_down.ext.posted = false;
         done = forward(m_down.gp, req);
-        note_inflight(req, done);
+        note_inflight(req, done, master);
         m_arr.install(slot, lpa, 0);
         m_stats.miss_ps += done - s;
     }

@@ -101,7 +101,7 @@ private:
     tick_t forward(tlm::tlm_generic_payload& gp, tick_t t);
     // Latest completion among fills/evictions started at or before t.
     tick_t drained_at(tick_t t) const;
-    void note_inflight(tick_t start, tick_t end);
+    void note_inflight(tick_t start, tick_t end, uint8_t master);
 
     const l2_config m_cfg;
     mem::phys_mem& m_mem;
@@ -110,7 +110,13 @@ private:
     timeline m_port;   // all slave-port occupancy
     timeline m_maint;  // the part of it taken by maintenance (for blocked_ps)
     struct flight { tick_t start, end; };
-    std::vector<flight> m_inflight;  // sorted by start
+    // Fills and evictions in flight, one list per master: each master issues
+    // in its own time order, so appends keep every list sorted by start.
+    struct flight_list {
+        std::vector<flight> v;
+        size_t head = 0;
+    };
+    flight_list m_inflight[mem::MASTER_COUNT];
     tick_t m_inflight_max_end = 0, m_longest_flight = 0;
     mem::noc* m_noc = nullptr;  // direct path (see set_direct)
     unsigned m_noc_port = 0;

@@ -48,7 +48,7 @@ tick_t dram::access(tlm::tlm_generic_payload& gp, tick_t t)
         m_mem.dram_write(pa, gp.get_data_ptr(), len);
         if (m_observer)
             m_observer->dram_write(pa, len, x.master);
-        done = start + svc;
+        done = start + svc + m_clk.cycles(m_cfg.write_latency_cycles);
         m_stats.writes++;
         m_stats.bytes_written += len;
     }

@@ -49,6 +49,10 @@ void stressor::worker(unsigned i)
         mem_side[i]->b_transport(tx.gp, d);
         return now_ps() + to_ps(d) - t0;
     };
+    // Run ahead of the cores by at least one quantum (see stressor.h): sync
+    // only when the local time exceeds lookahead + 1 quanta.
+    const sc_core::sc_time ahead = tlm::tlm_global_quantum::instance().get() * (double)(1 + m_cfg.lookahead_quanta);
+    auto need_sync = [&] { return qk.get_local_time() > ahead; };
     for (;;) {
         // Touch: every stride byte; a new page faults and is zeroed first.
         uint64_t last_page = ~0ull;
@@ -64,7 +68,7 @@ void stressor::worker(unsigned i)
             m_stats.zero_ps += mem;
             m_stats.pages++;
             m_stats.bytes_zeroed += page;
-            if (qk.need_sync())
+            if (need_sync())
                 qk.sync();
         }
         // Check: read every touched byte back.
@@ -72,7 +76,7 @@ void stressor::worker(unsigned i)
             const uint64_t pa = base + (off & ~(line - 1));
             qk.inc(from_ps(clk.cycles(m_cfg.check_cycles) + call(tlm::TLM_READ_COMMAND, pa, (unsigned)line, false)));
             m_stats.checks++;
-            if (qk.need_sync())
+            if (need_sync())
                 qk.sync();
         }
         qk.inc(from_ps(clk.cycles(m_cfg.free_cycles) * pages));

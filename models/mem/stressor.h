@@ -7,7 +7,10 @@
 // write-streaming mode for consecutive full-line writes), so it allocates and
 // evicts L2 lines and fills the DRAM channel: that is how it slows the RX
 // core. The footprint lies past the backed DRAM window (timing only).
-// Runs loosely timed with a quantum keeper. Does not model: glibc, TLB misses,
+// Runs loosely timed with a quantum keeper, ahead of the cores by
+// lookahead_quanta: the cores interact with the hog only through shared
+// resources (PL310 ports and in-flight transfers, DRAM), and a core that ran
+// ahead of the hog would find its traffic missing. Does not model: glibc, TLB misses,
 // the scheduler (the workers have their cores to themselves).
 #pragma once
 #include <systemc>
