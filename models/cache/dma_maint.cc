@@ -11,6 +11,14 @@ static tick_t l2_op(cpu_caches& c, uint32_t reg, uint64_t pa, tick_t t)
     return acc;
 }
 
+static tick_t l2_lines(cpu_caches& c, uint32_t reg, uint64_t pa, unsigned n, tick_t t)
+{
+    tick_t done;
+    const tick_t acc = c.l2.reg_write_lines(reg, pa, n, t, &done);
+    c.l1.note_posted(done);
+    return acc;
+}
+
 static tick_t l1_range(cpu_caches& c, l1_op op, uint64_t start, uint64_t end, tick_t t)
 {
     const uint64_t lb = c.l1.line_bytes();
@@ -58,16 +66,17 @@ tick_t l2c210_inv_range(cpu_caches& c, uint64_t start, uint64_t end, tick_t t)
         end &= ~m;
         t = l2_op(c, pl310_reg::CLEAN_INV_LINE_PA, end, t);
     }
-    for (; start < end; start += lb)
-        t = l2_op(c, pl310_reg::INV_LINE_PA, start, t);
+    if (start < end)
+        t = l2_lines(c, pl310_reg::INV_LINE_PA, start, (unsigned)((end - start) / lb), t);
     return l2_op(c, pl310_reg::CACHE_SYNC, 0, t);
 }
 
 static tick_t l2c210_each(cpu_caches& c, uint32_t reg, uint64_t start, uint64_t end, tick_t t)
 {
     const uint64_t lb = c.l2.line_bytes();
-    for (start &= ~(lb - 1); start < end; start += lb)
-        t = l2_op(c, reg, start, t);
+    start &= ~(lb - 1);
+    if (start < end)
+        t = l2_lines(c, reg, start, (unsigned)((end - start + lb - 1) / lb), t);
     return l2_op(c, pl310_reg::CACHE_SYNC, 0, t);
 }
 

@@ -61,6 +61,12 @@ public:
     // accepted (the core may go on); *done receives when the operation
     // completes (a later DSB waits for it).
     tick_t reg_write(uint32_t offset, uint32_t value, tick_t t, tick_t* done);
+    // n writes of a by-PA line operation register for consecutive lines from
+    // pa, each issued when the previous one was accepted: exactly the loop
+    // of Linux's l2c210_*_range. Same result as n reg_write() calls; when
+    // nothing else is booked on the ports and nothing is in flight, the n
+    // operations are booked as one block.
+    tick_t reg_write_lines(uint32_t offset, uint64_t pa, unsigned n, tick_t t, tick_t* done);
     uint32_t reg_read(uint32_t offset);
 
     const l2_stats& stats() const { return m_stats; }

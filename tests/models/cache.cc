@@ -375,6 +375,29 @@ START_TEST(test_dram_latency_rises_under_stress)
 }
 END_TEST
 
+// The block path of reg_write_lines books exactly what n reg_write calls book.
+START_TEST(test_line_burst_equals_loop)
+{
+    hierarchy h(small_cfg(1));
+    elaborate();
+    const uint64_t a = BASE + 0x100000, b = BASE + 0x200000;
+    tick_t done1, done2;
+    const tick_t t1 = 1000 * PS_PER_NS;
+    const tick_t acc1 = h.l2.reg_write_lines(pl310_reg::INV_LINE_PA, a, 63, t1, &done1);
+    const auto s1 = h.l2.stats();
+    const tick_t t2 = 100 * PS_PER_US;
+    tick_t acc2 = t2;
+    for (int k = 0; k < 63; k++)
+        acc2 = h.l2.reg_write(pl310_reg::INV_LINE_PA, (uint32_t)(b + 32 * k), acc2, &done2);
+    const auto s2 = h.l2.stats();
+    ck_assert_uint_eq(acc1 - t1, acc2 - t2);
+    ck_assert_uint_eq(done1 - t1, done2 - t2);
+    ck_assert_uint_eq(s2.inv_line_ops - s1.inv_line_ops, s1.inv_line_ops);
+    ck_assert_uint_eq(s2.maint_ps - s1.maint_ps, s1.maint_ps);
+    ck_assert_uint_eq(s2.port_wait_ps - s1.port_wait_ps, s1.port_wait_ps);
+}
+END_TEST
+
 Suite* suite_cache(void)
 {
     Suite* s = suite_create("cache");
@@ -388,6 +411,7 @@ Suite* suite_cache(void)
     tcase_add_test(tc, test_unaligned_end_clean_invalidates_edge);
     tcase_add_test(tc, test_pl310_op_blocks_other_core);
     tcase_add_test(tc, test_range_helper_counts_2033);
+    tcase_add_test(tc, test_line_burst_equals_loop);
     tcase_add_test(tc, test_to_device_cleans);
     tcase_add_test(tc, test_scu_coherence_between_cores);
     tcase_add_test(tc, test_a53_profile_invalidate_cleans_and_prefetch);
