@@ -90,6 +90,7 @@ public:
     }
 
     bool valid(int slot) const { return m_tag[slot] != 0; }
+    size_t valid_lines() const { return m_valid; }
     // Physical address of the line in a valid slot.
     uint64_t addr(int slot) const { return (m_tag[slot] - 1) << m_line_shift; }
     uint8_t flags(int slot) const { return m_flags[slot]; }
@@ -97,12 +98,14 @@ public:
     bool dirty(int slot) const { return m_flags[slot] & LINE_DIRTY; }
     void install(int slot, uint64_t pa, uint8_t f)
     {
+        m_valid += m_tag[slot] == 0;
         m_tag[slot] = line_of(pa) + 1;
         m_flags[slot] = f;
         touch(slot);
     }
     void drop(int slot)
     {
+        m_valid -= m_tag[slot] != 0;
         m_tag[slot] = 0;
         m_flags[slot] = 0;
     }
@@ -122,6 +125,7 @@ private:
     std::vector<uint32_t> m_rr;
     std::vector<uint64_t> m_stamp;
     uint64_t m_clock = 0;
+    size_t m_valid = 0;
     std::vector<uint8_t> m_data;
 };
 

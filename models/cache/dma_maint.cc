@@ -22,8 +22,9 @@ static tick_t l2_lines(cpu_caches& c, uint32_t reg, uint64_t pa, unsigned n, tic
 static tick_t l1_range(cpu_caches& c, l1_op op, uint64_t start, uint64_t end, tick_t t)
 {
     const uint64_t lb = c.l1.line_bytes();
-    for (uint64_t a = start & ~(lb - 1); a < end; a += lb)
-        t += c.l1.maint(op, a, t);
+    start &= ~(lb - 1);
+    if (start < end)
+        t += c.l1.maint_lines(op, start, (unsigned)((end - start + lb - 1) / lb), t);
     return t + c.l1.dsb(t);
 }
 
@@ -39,8 +40,8 @@ tick_t v7_dma_inv_range(cpu_caches& c, uint64_t start, uint64_t end, tick_t t)
         end &= ~m;
         t += c.l1.maint(l1_op::clean_inv, end, t);
     }
-    for (; start < end; start += lb)
-        t += c.l1.maint(l1_op::inv, start, t);
+    if (start < end)
+        t += c.l1.maint_lines(l1_op::inv, start, (unsigned)((end - start) / lb), t);
     return t + c.l1.dsb(t);
 }
 

@@ -243,9 +243,29 @@ tick_t l1_cache::maint(l1_op op, uint64_t pa, tick_t t)
     // Broadcast (ACTLR.FW): every L1 applies it; a dirty copy elsewhere is
     // written back by its owner, on this core's time.
     for (l1_cache* p : m_scu.l1s())
-        p->apply_maint(op, lpa, t + m_maint_line);
+        if (!p->empty())
+            p->apply_maint(op, lpa, t + m_maint_line);
     m_stats.maint_ps += m_maint_line;
     return m_maint_line;
+}
+
+tick_t l1_cache::maint_lines(l1_op op, uint64_t pa, unsigned n, tick_t t)
+{
+    const uint64_t lb = m_arr.line_bytes();
+    const uint64_t lpa = pa & m_line_mask;
+    switch (op) {
+    case l1_op::inv: m_stats.inv_ops += n; break;
+    case l1_op::clean: m_stats.clean_ops += n; break;
+    case l1_op::clean_inv: m_stats.clean_inv_ops += n; break;
+    }
+    for (l1_cache* p : m_scu.l1s()) {
+        if (p->empty())
+            continue;
+        for (unsigned k = 0; k < n; k++)
+            p->apply_maint(op, lpa + k * lb, t + (k + 1) * m_maint_line);
+    }
+    m_stats.maint_ps += n * m_maint_line;
+    return n * m_maint_line;
 }
 
 tick_t l1_cache::dsb(tick_t t)

@@ -76,6 +76,9 @@ public:
     tick_t read(uint64_t pa, unsigned len, tick_t t);
     tick_t write(uint64_t pa, unsigned len, tick_t t);
     tick_t maint(l1_op op, uint64_t pa, tick_t t);
+    // The same operation on n consecutive lines from pa (the loop of
+    // v7_dma_*_range); returns the total latency.
+    tick_t maint_lines(l1_op op, uint64_t pa, unsigned n, tick_t t);
     tick_t dsb(tick_t t);
     // A posted write of this core (e.g. to a device register) completes at
     // `done`; the next DSB waits for it.
@@ -88,6 +91,7 @@ public:
     tick_t posted_until() const { return m_posted_until; }
     unsigned core() const { return m_core; }
     bool present(uint64_t pa) const { return m_arr.find(pa) >= 0; }
+    bool empty() const { return m_arr.valid_lines() == 0; }
     bool is_dirty(uint64_t pa) const
     {
         int s = m_arr.find(pa);

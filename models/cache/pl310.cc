@@ -327,24 +327,28 @@ tick_t pl310::reg_write_lines(uint32_t offset, uint64_t pa, unsigned n, tick_t t
     const unsigned lb = m_arr.line_bytes();
     const tick_t rw = m_clk.cycles(m_cfg.reg_write_cycles);
     const tick_t dur = m_clk.cycles(m_cfg.maint_line_cycles);
-    const tick_t arr = t + rw;
-    bool fast = n > 1 && rw <= dur && m_port.last_end() <= arr && m_maint.last_end() <= arr && drained_at(arr) == arr;
+    if (n == 0)
+        return t;
+    // The first operation waits like any other; it ends at e.
+    tick_t acc = reg_write(offset, (uint32_t)pa, t, done);
+    const tick_t e = *done;
+    // The following ones arrive while it runs and start back to back unless
+    // another booking or a transfer in flight is in the way.
+    bool fast = n > 1 && rw <= dur && acc + rw <= e && m_port.last_end() <= e && drained_at(e) == e;
     if (fast && offset != pl310_reg::INV_LINE_PA) {
-        for (unsigned k = 0; k < n && fast; k++)
+        for (unsigned k = 1; k < n && fast; k++)
             fast = !is_dirty(pa + (uint64_t)k * lb);  // a clean that writes back takes the slow path
     }
     if (!fast) {
-        tick_t acc = t;
-        for (unsigned k = 0; k < n; k++)
+        for (unsigned k = 1; k < n; k++)
             acc = reg_write(offset, (uint32_t)(pa + (uint64_t)k * lb), acc, done);
         return acc;
     }
-    // Each operation starts when the previous one ends (its register write
-    // arrived earlier and waited at the stalled port).
-    const tick_t s0 = m_port.book(arr, dur * n);
-    m_maint.book(s0, dur * n);
-    m_stats.maint_ps += dur * n;
-    for (unsigned k = 0; k < n; k++) {
+    const unsigned m = n - 1;
+    const tick_t s1 = m_port.book(e, dur * m);
+    m_maint.book(s1, dur * m);
+    m_stats.maint_ps += dur * m;
+    for (unsigned k = 1; k < n; k++) {
         const uint64_t lpa = pa + (uint64_t)k * lb;
         const int slot = m_arr.find(lpa);
         if (offset == pl310_reg::INV_LINE_PA) {
@@ -362,10 +366,10 @@ tick_t pl310::reg_write_lines(uint32_t offset, uint64_t pa, unsigned n, tick_t t
                 m_arr.drop(slot);
         }
     }
-    // The first write's wait at the port counts once, as for n writes in a row.
-    m_stats.port_wait_ps += (s0 - arr) + (dur - rw) * (n - 1);
-    *done = s0 + dur * n;
-    return s0 + dur * (n - 1);
+    // Each write arrived rw after the previous was accepted and waited for its end.
+    m_stats.port_wait_ps += (dur - rw) * m;
+    *done = s1 + dur * m;
+    return s1 + dur * (m - 1);
 }
 
 uint32_t pl310::reg_read(uint32_t offset)
