@@ -18,7 +18,8 @@ static mem::stress_config placed_stress(const hierarchy_config& c)
     s.clock_hz = c.cpu_hz;
     s.base = 0x10000000 + c.dram.backed;
     if (s.enabled) {
-        const uint64_t need = c.dram.backed + (uint64_t)s.workers * ((s.vm_bytes + 4095) / 4096 * 4096);
+        // Footprints, then the region the faults metadata reads fall in (2 x).
+        const uint64_t need = c.dram.backed + (uint64_t)s.workers * ((s.vm_bytes + 4095) / 4096 * 4096) * (s.fault_misses ? 3 : 1);
         if (need > c.dram.size)
             throw std::invalid_argument("stress: workers * vm_bytes does not fit in dram.size past dram.backed");
         if (s.core + s.workers > c.cores)

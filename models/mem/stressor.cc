@@ -34,6 +34,8 @@ void stressor::worker(unsigned i)
     const uint64_t base = m_cfg.base + i * ((m_cfg.vm_bytes + page - 1) / page * page);
     const uint64_t pages = (m_cfg.vm_bytes + page - 1) / page;
     const uint64_t stride = m_cfg.vm_stride;
+    const uint64_t meta_base = m_cfg.base + m_cfg.workers * pages * page;
+    uint64_t meta = 0x9E3779B97F4A7C15ull * (i + 1);  // fixed sequence: deterministic
     if (m_cfg.start_ps)
         sc_core::wait(from_ps(m_cfg.start_ps));
     tlm_utils::tlm_quantumkeeper qk;
@@ -62,6 +64,14 @@ void stressor::worker(unsigned i)
                 continue;
             last_page = pg;
             qk.inc(from_ps(clk.cycles(m_cfg.fault_cycles)));
+            // Kernel metadata the fault walks: dependent reads of cold lines
+            // (spread over a region twice the footprint, past all footprints).
+            for (unsigned k = 0; k < m_cfg.fault_misses; k++) {
+                meta = meta * 6364136223846793005ull + 1442695040888963407ull;
+                const uint64_t span = 2 * pages * page;
+                const uint64_t pa = meta_base + ((meta >> 16) % span & ~(line - 1));
+                qk.inc(from_ps(call(tlm::TLM_READ_COMMAND, pa, (unsigned)line, false)));
+            }
             const tick_t mem = call(tlm::TLM_WRITE_COMMAND, base + pg * page, (unsigned)page, true);
             const tick_t issue = clk.cycles(m_cfg.line_store_cycles * (page / line));
             qk.inc(from_ps(mem > issue ? mem : issue));
