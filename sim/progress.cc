@@ -60,7 +60,7 @@ void progress::thread()
     // Start with a small step and double or halve it so that a wake-up costs
     // about 50 ms of wall time apart.
     tick_t step = models::PS_PER_US;
-    const double redraw = m_tty ? 0.5 : 5.0;  // seconds between lines
+    const double redraw = m_tty ? 0.5 : 2.0;  // seconds between lines
     for (;;) {
         sc_core::wait(models::from_ps(step));
         const auto t = clk::now();

@@ -3,6 +3,15 @@
 #include <check.h>
 #undef fail  // Check's deprecated macro collides with std::ios::fail()
 #include <cstdint>
+#include <string>
+
+// String equality that is safe with temporaries (Check's ck_assert_str_eq
+// keeps the pointers past the end of the full expression).
+#define CK_STR_EQ(a, b)                                                                                 \
+    do {                                                                                                \
+        const std::string ck_a_ = (a), ck_b_ = (b);                                                     \
+        ck_assert_msg(ck_a_ == ck_b_, "'%s' != '%s'", ck_a_.c_str(), ck_b_.c_str());                     \
+    } while (0)
 
 // Timeouts (seconds) per test case: model tests elaborate and may run
 // simulated time, so Check's 4 s default is too short on a loaded machine.
@@ -18,6 +27,8 @@ TCase* tests_tcase(const char* name, int timeout_s);
 Suite* suite_timeline(void);
 Suite* suite_params(void);
 Suite* suite_cache_array(void);
+Suite* suite_units(void);
+Suite* suite_loader(void);
 // tier: models
 Suite* suite_dram(void);
 Suite* suite_cache(void);
