@@ -21,7 +21,7 @@ const char* const k_examples_run =
     "  fecsim run\n"
     "  fecsim run scenarios/imx6q/copybreak-stock-idle.ini --json --quiet\n"
     "  fecsim run scenarios/imx6q/copybreak-stock-idle.ini -o stress.enabled=true -o scenario.duration=2ms\n"
-    "  fecsim run scenarios/imx6q/copybreak-stock-stress.ini --seed 3 --trace=stress --out /tmp/fecsim-results\n";
+    "  fecsim run scenarios/imx6q/copybreak-stock-stress.ini --seed 3 --trace=stress --out other-results\n";
 
 // SystemC reports go to the model log (sim.log), never to stdout.
 static void report_handler(const sc_core::sc_report& rep, const sc_core::sc_actions& actions)
@@ -369,7 +369,7 @@ int cmd_list_params(const cli&, int argc, char** argv)
                        "straight from the parameter tables.",
                        "  fecsim list-params\n"
                        "  fecsim list-params l2\n"
-                       "  fecsim list-params --markdown > /tmp/scenario-format.md\n",
+                       "  fecsim list-params --markdown > scenario-format.md\n",
                        e, argc, argv, &args, &status))
         return status;
     if (args.size() > 1) {

@@ -204,8 +204,8 @@ std::string params_markdown_format()
         o += std::string("| ") + units_kind_name(k) + " | " + md_cell(units_kind_syntax(k)) + " |\n";
     o += "| text | any one-line text (GKeyFile string escapes apply) |\n"
          "| name | letters, digits, `.`, `_` and `-`, not starting with `.` (used as a directory name) |\n"
-         "| path | an existing file or directory; relative to the file that sets it (to the working\n"
-         "  directory on the command line) |\n"
+         "| path | an existing file or directory; relative to the file that sets it (to the working "
+         "directory on the command line) |\n"
          "| paths | `;`-separated list of existing files, same rule |\n\n"
          "Sizes: `kB`, `MB`, `GB` are powers of 1000, `KiB`, `MiB`, `GiB` powers of 1024, a plain number\n"
          "is bytes. Times need a unit; `Ncycles` in a time means N periods of the CPU clock\n"

@@ -461,8 +461,24 @@ static std::string host_name()
     return h;
 }
 
+// A process that exists and is not a zombie (a killed run whose parent died
+// too may stay a zombie where nobody reaps orphans, e.g. in containers).
+static bool process_alive(long pid)
+{
+    if (kill((pid_t)pid, 0) != 0 && errno == ESRCH)
+        return false;
+    const std::string stat = "/proc/" + std::to_string(pid) + "/stat";
+    gchar* text = nullptr;
+    if (!g_file_get_contents(stat.c_str(), &text, nullptr, nullptr))
+        return true;  // no /proc: trust kill()
+    const char* rp = std::strrchr(text, ')');
+    const bool zombie = rp && rp[1] == ' ' && (rp[2] == 'Z' || rp[2] == 'X');
+    g_free(text);
+    return !zombie;
+}
+
 // Remove ".tmp-<pid>@<host>-*" directories of dead processes on this host.
-static void clean_stale(const std::string& parent)
+void run_dir_clean_stale(const std::string& parent)
 {
     DIR* d = opendir(parent.c_str());
     if (!d)
@@ -480,7 +496,7 @@ static void clean_stale(const std::string& parent)
         const long pid = std::strtol(n.substr(5, at - 5).c_str(), nullptr, 10);
         if (n.substr(at + 1, dash - at - 1) != host || pid <= 0)
             continue;
-        if (kill((pid_t)pid, 0) != 0 && errno == ESRCH)
+        if (!process_alive(pid))
             dead.push_back(parent + "/" + n);
     }
     closedir(d);
@@ -492,7 +508,7 @@ bool run_dir::make_tmp(const std::string& parent, const std::string& base, std::
 {
     if (!make_dirs(parent, &m_created, err))
         return false;
-    clean_stale(parent);
+    run_dir_clean_stale(parent);
     std::string t = parent + "/.tmp-" + std::to_string(getpid()) + "@" + host_name() + "-XXXXXX";
     std::vector<char> buf(t.begin(), t.end());
     buf.push_back(0);

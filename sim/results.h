@@ -104,6 +104,8 @@ private:
     std::vector<std::string> m_created;  // parents we created, deepest last
 };
 
+// Remove the temporary directories that dead runs (this host) left in parent.
+void run_dir_clean_stale(const std::string& parent);
 // A directory holds a finished run (summary.json present).
 bool run_dir_complete(const std::string& dir);
 // SIGINT/SIGTERM/SIGHUP remove the open run directory's temporary files, then

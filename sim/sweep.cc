@@ -25,8 +25,8 @@ using models::param_kind;
 
 const char* const k_examples_sweep =
     "  fecsim sweep scenarios/imx6q/copybreak-stock-idle.ini --vary l2.size=256KiB,512KiB,1MiB --name l2-size\n"
-    "  fecsim sweep scenarios/imx6q/copybreak-stock-idle.ini --vary l2.size=256KiB..1MiB/256KiB --vary "
-    "scenario.seed=1..3 -j 2\n"
+    "  fecsim sweep scenarios/imx6q/copybreak-stock-idle.ini --vary "
+    "l2.maint_line_cycles=40..120/20 --vary scenario.seed=1..3 -j 2\n"
     "  fecsim sweep scenarios/imx6q/copybreak-stock-idle.ini --vary stress.enabled=false,true --name stress "
     "--emit-jobs\n"
     "  fecsim collect results/imx6q-copybreak-stock-idle/sweep-stress\n";
@@ -374,7 +374,7 @@ int cmd_sweep(const cli& c, int argc, char** argv)
                        "<out>/<scenario-id>/sweep-<name>/; running the same command again skips the points that\n"
                        "already finished (also after kill -9). At the end: sweep.csv, sweep.json, plots/.\n"
                        "With --emit-jobs, run the points elsewhere instead:\n"
-                       "  parallel -j8 < SWEEPDIR/jobs.txt     (add --sshlogin for other machines)\n"
+                       "  parallel < SWEEPDIR/jobs.txt         (GNU parallel; add --sshlogin for other machines)\n"
                        "  sbatch SWEEPDIR/sweep.sbatch          (Slurm array job)\n"
                        "then 'fecsim collect SWEEPDIR'. Job lines use absolute paths: other machines need the\n"
                        "same paths (a shared file system).",
@@ -513,7 +513,7 @@ int cmd_sweep(const cli& c, int argc, char** argv)
         if (!quiet)
             std::fprintf(stderr,
                          "fecsim sweep: %zu points written to %s/jobs.txt; nothing was run. Run them with\n"
-                         "  parallel -j8 < %s/jobs.txt\n"
+                         "  parallel < %s/jobs.txt\n"
                          "or\n"
                          "  sbatch %s/sweep.sbatch\n"
                          "then\n"
@@ -522,7 +522,8 @@ int cmd_sweep(const cli& c, int argc, char** argv)
         return EXIT_OK;
     }
 
-    // Run the points that are not finished yet.
+    // Run the points that are not finished yet (after removing what killed runs left).
+    run_dir_clean_stale(dir);
     const size_t n_jobs = jobs > 0 ? (size_t)jobs : std::max(1u, std::thread::hardware_concurrency());
     std::vector<size_t> todo;
     size_t done_before = 0;

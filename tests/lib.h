@@ -17,6 +17,8 @@
 // simulated time, so Check's 4 s default is too short on a loaded machine.
 #define TEST_TIMEOUT_UNIT 30
 #define TEST_TIMEOUT_MODEL 60
+// System tests run the fecsim program (several processes per test).
+#define TEST_TIMEOUT_SYSTEM 120
 
 // Run the suites and return the process exit status (0 = all passed).
 int tests_run(Suite* (*const suites[])(void), int n);
@@ -32,3 +34,7 @@ Suite* suite_loader(void);
 // tier: models
 Suite* suite_dram(void);
 Suite* suite_cache(void);
+// tier: system (tests/system/, the fecsim program)
+Suite* suite_cli_run(void);
+Suite* suite_cli_sweep(void);
+Suite* suite_cli_help(void);

@@ -4,9 +4,11 @@
 TESTS_CXXFLAGS = $(AM_CXXFLAGS) $(CHECK_CFLAGS)
 TESTS_LDADD = $(MODELS_LIBS) $(CHECK_LIBS)
 
-check_PROGRAMS += tests/unit/run_unit tests/models/run_models
-TESTS += tests/unit/run_unit tests/models/run_models
-AM_TESTS_ENVIRONMENT = SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 CK_FORK=yes; export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE CK_FORK;
+check_PROGRAMS += tests/unit/run_unit tests/models/run_models tests/system/run_system
+TESTS += tests/unit/run_unit tests/models/run_models tests/system/run_system
+AM_TESTS_ENVIRONMENT = SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 CK_FORK=yes \
+	FECSIM=$(abs_top_builddir)/sim/fecsim FECSIM_SRCDIR=$(abs_top_srcdir); \
+	export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE CK_FORK FECSIM FECSIM_SRCDIR;
 
 tests_unit_run_unit_CXXFLAGS = $(TESTS_CXXFLAGS) $(GLIB_CFLAGS) $(JSONGLIB_CFLAGS)
 tests_unit_run_unit_LDADD = $(SIM_LIBS) $(CHECK_LIBS)
@@ -18,3 +20,10 @@ tests_models_run_models_CXXFLAGS = $(TESTS_CXXFLAGS)
 tests_models_run_models_LDADD = $(TESTS_LDADD)
 tests_models_run_models_SOURCES = tests/lib.h tests/lib.cc tests/models/main.cc \
 	tests/models/dram.cc tests/models/cache.cc
+
+# System tier: drives the fecsim program; links only glib/json-glib for its helpers.
+tests_system_run_system_CXXFLAGS = $(TESTS_CXXFLAGS) $(GLIB_CFLAGS) $(JSONGLIB_CFLAGS)
+tests_system_run_system_LDADD = $(MODELS_LIBS) $(CHECK_LIBS) $(JSONGLIB_LIBS) $(GLIB_LIBS)
+tests_system_run_system_SOURCES = tests/lib.h tests/lib.cc tests/system/main.cc \
+	tests/system/cli.h tests/system/cli_lib.cc \
+	tests/system/cli_run.cc tests/system/cli_sweep.cc tests/system/cli_help.cc
