@@ -236,6 +236,8 @@ int cmd_run(const cli& c, int argc, char** argv)
     x.description = r.cfg.scenario.description;
     x.version = PACKAGE_VERSION;
     x.warmup_s = (double)r.cfg.scenario.warmup_ps / 1e12;
+    if (auto it = r.strings.find("driver.patches"); it != r.strings.end())
+        x.patches = it->second;
     x.log_errors = models::log_count(models::log_level::error);
     x.log_guest_errors = models::log_count(models::log_level::guest_error);
     x.log_unimplemented = models::log_count(models::log_level::unimp);

@@ -2,6 +2,7 @@
 // top-level help, and the option handling the commands share.
 #include <cstdio>
 #include <cstdlib>
+#include <clocale>
 #include <cstring>
 #include <glib.h>
 #include <json-glib/json-glib.h>
@@ -67,6 +68,9 @@ int main(int argc, char** argv)
 {
     // Before anything touches SystemC: its banner would go to stdout.
     setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+    // The terminal's character set for GLib's messages; numbers stay in the C
+    // locale (LC_NUMERIC is never set), so "0.25" parses everywhere.
+    setlocale(LC_CTYPE, "");
     g_set_prgname("fecsim");
     cli c;
     for (int i = 0; i < argc; i++)

@@ -252,6 +252,11 @@ JsonNode* summary_node(const run_summary& s, const summary_extra& x)
     str("run_id", x.run_id);
     str("config_hash", x.config_hash);
     str("fecsim_version", x.version);
+    json_builder_set_member_name(b, "patches");
+    json_builder_begin_array(b);
+    for (const auto& p : x.patches)
+        json_builder_add_string_value(b, p.c_str());
+    json_builder_end_array(b);
     obj("log");
     i("errors", x.log_errors);
     i("guest_errors", x.log_guest_errors);
@@ -310,6 +315,9 @@ std::string summary_text(const run_summary& s, const summary_extra& x, const std
     for (const auto& c : s.cpu)
         line("                %4u  %6.1f  %8.1f  %5.1f  %5.1f  %5.1f\n", c.core, c.irq_pct, c.softirq_pct,
              c.sys_pct, c.user_pct, c.idle_pct);
+    if (!x.patches.empty())
+        line("  driver        %zu patch%s recorded, not applied (the driver runner is not built yet)\n",
+             x.patches.size(), x.patches.size() == 1 ? "" : "es");
     line("  log           %llu guest errors, %llu unimplemented, %llu warnings, %llu errors (sim.log)\n",
          (unsigned long long)x.log_guest_errors, (unsigned long long)x.log_unimplemented,
          (unsigned long long)x.log_warnings, (unsigned long long)x.log_errors);

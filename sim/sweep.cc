@@ -11,6 +11,7 @@
 #include <glib.h>
 #include <json-glib/json-glib.h>
 #include <map>
+#include <sstream>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -146,8 +147,20 @@ bool vary_parse(const std::string& spec, const units_context& ctx, vary_key* out
                 out->base.push_back(v);
                 out->values.push_back(units_format(*d, v));
             } else {
+                // Paths become absolute, so that job lines work from any directory.
+                std::string v = it;
+                if (sk->kind == str_kind::path || sk->kind == str_kind::path_list) {
+                    v.clear();
+                    std::string part;
+                    std::istringstream ps(it);
+                    while (std::getline(ps, part, ';')) {
+                        char* rp = realpath(trim(part).c_str(), nullptr);
+                        v += (v.empty() ? "" : ";") + std::string(rp ? rp : trim(part));
+                        free(rp);
+                    }
+                }
                 out->base.push_back(NAN);
-                out->values.push_back(it);
+                out->values.push_back(v);
             }
         }
     }

@@ -1,7 +1,9 @@
 // The help of every command, its examples (each must work as written), usage
 // errors, and that the committed generated docs match the tables.
 #include "tests/lib.h"
+#include <glib.h>
 #include <sstream>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "tests/system/cli.h"
 
@@ -89,6 +91,40 @@ START_TEST(test_usage_errors)
 }
 END_TEST
 
+// Every ```sh block of docs/user-guide.md, in order, as one script.
+START_TEST(test_user_guide_works)
+{
+    const std::string guide = read_text(fecsim_srcdir() + "/docs/user-guide.md");
+    ck_assert_uint_gt(guide.size(), 1000);
+    std::string script = "set -e\n";
+    std::istringstream is(guide);
+    std::string line;
+    bool in = false;
+    size_t blocks = 0;
+    while (std::getline(is, line)) {
+        if (line == "```sh") {
+            in = true;
+            blocks++;
+        } else if (in && line == "```") {
+            in = false;
+        } else if (in) {
+            script += line + "\n";
+        }
+    }
+    ck_assert_uint_ge(blocks, 8);
+    ck_assert_int_eq(symlink((fecsim_srcdir() + "/scenarios").c_str(), (g_tmp + "/scenarios").c_str()), 0);
+    ck_assert_int_eq(mkdir((g_tmp + "/bin").c_str(), 0777), 0);
+    ck_assert_int_eq(symlink(fecsim_bin().c_str(), (g_tmp + "/bin/fecsim").c_str()), 0);
+    g_file_set_contents((g_tmp + "/guide.sh").c_str(), script.c_str(), -1, nullptr);
+    proc_result r = shell("PATH=\"" + g_tmp + "/bin:$PATH\" sh guide.sh", g_tmp);
+    ck_assert_msg(r.status == 0, "docs/user-guide.md failed (exit %d):\n%s", r.status, r.err.c_str());
+    ck_assert(r.out.find("exit status 2") != std::string::npos);  // the typo example fails as shown
+    ck_assert(r.err.find("typo.ini:4: error: unknown key 'szie' in [l2]; did you mean 'size'?") != std::string::npos);
+    ck_assert(exists(g_tmp + "/results/imx6q-copybreak-stock-stress/sweep-l2-size/plots/loss.svg"));
+    ck_assert(exists(g_tmp + "/results/imx6q-copybreak-stock-stress/sweep-vm-bytes/sweep.csv"));
+}
+END_TEST
+
 // docs/scenario-format.md and docs/models/*.md are generated (make docs) and committed.
 START_TEST(test_docs_up_to_date)
 {
@@ -118,6 +154,7 @@ Suite* suite_cli_help(void)
     TCase* tc = tests_tcase("core", TEST_TIMEOUT_SYSTEM);
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_help_examples_work);
+    tcase_add_test(tc, test_user_guide_works);
     tcase_add_test(tc, test_usage_errors);
     tcase_add_test(tc, test_docs_up_to_date);
     suite_add_tcase(s, tc);
