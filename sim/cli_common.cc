@@ -60,8 +60,10 @@ int load_scenario(const std::vector<std::string>& files, const scenario_options&
     scenario_resolve(raw, r, &errors);
     if (quiet)
         return errors.empty() ? EXIT_OK : EXIT_BAD_INPUT;
-    for (const auto& e : errors)
-        std::fprintf(stderr, "%s\n", e.c_str());
+    for (size_t i = 0; i < errors.size() && i < 50; i++)
+        std::fprintf(stderr, "%s\n", errors[i].c_str());
+    if (errors.size() > 50)
+        std::fprintf(stderr, "... and %zu more\n", errors.size() - 50);
     if (!errors.empty()) {
         std::fprintf(stderr, "fecsim: %zu error%s in the scenario; nothing was run\n", errors.size(),
                      errors.size() == 1 ? "" : "s");

@@ -208,6 +208,26 @@ bool load_source(const std::string& name, std::string* text, std::string* canon,
     return true;
 }
 
+// Binary data and invalid UTF-8 are refused before parsing, naming the line.
+bool text_ok(const std::string& name, const std::string& text, std::vector<std::string>* errors)
+{
+    const char* end = nullptr;
+    const bool utf8 = g_utf8_validate(text.data(), (gssize)text.size(), &end);
+    if (utf8 && text.find('\0') == std::string::npos)
+        return true;
+    const size_t at = utf8 ? text.find('\0') : (size_t)(end - text.data());
+    const unsigned line = 1 + (unsigned)std::count(text.begin(), text.begin() + (long)at, '\n');
+    errors->push_back(diag(origin{name, line, "", 0}, utf8 ? "not a text file (NUL byte)" : "not valid UTF-8 text"));
+    return false;
+}
+
+// A line as quoted in a message: at most 60 characters.
+std::string quoted_line(const std::string& l)
+{
+    const std::string t = trim(l);
+    return t.size() <= 60 ? t : t.substr(0, 57) + "...";
+}
+
 // Line scan that mirrors GKeyFile's grammar: blank and '#' lines are comments,
 // "[name]" opens a group, "key=value" (key trimmed) sets a key.
 bool scan(const std::string& name, const std::string& text, std::vector<scanned_key>* keys,
@@ -238,7 +258,7 @@ bool scan(const std::string& name, const std::string& text, std::vector<scanned_
         if (l[0] == '[') {
             const std::string t = trim(l);
             if (t.back() != ']' || t.size() < 3 || t.find_first_of("[]", 1) != t.size() - 1) {
-                errors->push_back(diag(here, "malformed group header '" + t + "': expected [name]"));
+                errors->push_back(diag(here, "malformed group header '" + quoted_line(t) + "': expected [name]"));
                 ok = false;
                 group.clear();
                 group_line = 0;
@@ -251,7 +271,7 @@ bool scan(const std::string& name, const std::string& text, std::vector<scanned_
         }
         const size_t eq = l.find('=');
         if (eq == std::string::npos) {
-            errors->push_back(diag(here, "'" + trim(l) + "' is neither key=value, [group] nor a # comment"));
+            errors->push_back(diag(here, "'" + quoted_line(l) + "' is neither key=value, [group] nor a # comment"));
             ok = false;
             continue;
         }
@@ -311,6 +331,8 @@ bool read_file(reader& r, const std::string& name, const origin* included_from)
 
 bool read_one(reader& r, const std::string& name, const std::string& text, const std::string& canon)
 {
+    if (!text_ok(name, text, r.errors))
+        return false;
     std::vector<scanned_key> keys;
     std::vector<std::pair<std::string, unsigned>> groups;
     if (!scan(name, text, &keys, &groups, r.errors))
@@ -387,6 +409,10 @@ bool scenario_override(const std::string& spec, raw_scenario* raw, std::string* 
     if (eq == std::string::npos || dot == std::string::npos || dot == 0 || dot + 1 == lhs.size() ||
         lhs.find_first_of(" \t[]=", 0) != std::string::npos || lhs.find('.', dot + 1) != std::string::npos) {
         *err = "error: -o " + spec + ": expected group.key=value, e.g. -o l2.size=512KiB";
+        return false;
+    }
+    if (!g_utf8_validate(spec.c_str(), (gssize)spec.size(), nullptr)) {
+        *err = "error: -o " + lhs + "=...: the value is not valid UTF-8 text";
         return false;
     }
     raw_value rv;

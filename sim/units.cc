@@ -23,6 +23,7 @@ struct decimal {
     unsigned __int128 mant = 0;
     int exp10 = 0;
     bool neg = false;
+    bool lost = false;  // nonzero digits beyond what mant holds were dropped
 };
 
 std::string trim(const std::string& s)
@@ -69,8 +70,12 @@ bool parse_decimal(const std::string& s, decimal* d, std::string* rest)
                     d->exp10--;
                 continue;
             }
-            if (++sig > 30)
-                return false;
+            if (++sig > 30) {  // keep the magnitude, drop the digit
+                d->lost |= c != '0';
+                if (!dot)
+                    d->exp10++;
+                continue;
+            }
             d->mant = d->mant * 10 + (unsigned)(c - '0');
             if (dot)
                 d->exp10--;
@@ -120,6 +125,7 @@ bool decimal_times(const decimal& d, double factor, double* out, bool* exact_int
     }
     if (e > 0 || (m && f > limit / m)) {
         *out = HUGE_VAL;  // beyond any range: let the range check say so
+        *exact_int = true;
         if (d.neg)
             *out = -*out;
         return true;
@@ -133,7 +139,7 @@ bool decimal_times(const decimal& d, double factor, double* out, bool* exact_int
         }
         div *= 10;
     }
-    if (div && p % div == 0) {
+    if (div && p % div == 0 && !d.lost) {
         p /= div;
         *out = (double)p;
         *exact_int = true;

@@ -196,6 +196,13 @@ START_TEST(test_plot)
         ck_assert_msg(is_png(run + "/plots/" + n + ".png"), "%s.png", n);
         ck_assert_msg(is_svg(run + "/plots/" + n + ".svg"), "%s.svg", n);
     }
+    // With a time series (the soc records none yet: a hand-made series.csv).
+    g_file_set_contents((run + "/series.csv").c_str(), "time_s,rx_fifo_bytes,irq_rate_hz\n0,0,0\n0.001,512,100\n"
+                        "0.002,2048,300\n", -1, nullptr);
+    proc_result ts = fecsim({"plot", run});
+    ck_assert_msg(ts.status == 0, "%s", ts.err.c_str());
+    ck_assert(is_png(run + "/plots/series.png") && is_svg(run + "/plots/series.svg"));
+    ck_assert(read_text(run + "/plots/series.gp").find("'irq_rate_hz (1/s)'") != std::string::npos);
     proc_result bad = fecsim({"plot", g_tmp});
     ck_assert_int_eq(bad.status, 2);
     ck_assert(bad.err.find("neither a run directory") != std::string::npos);

@@ -197,6 +197,13 @@ START_TEST(test_file_errors)
     expect_error(l, f + ":5: error: 'junk line' is neither key=value, [group] nor a # comment");
     expect_error(l, f + ":6: error: malformed group header '[l2': expected [name]");
     expect_error(l, f + ":7: error: missing key name before '='");
+    // Binary or non-UTF-8 files are refused with the line of the first bad byte.
+    const std::string u = put("u.ini", "[scenario]\ndescription=caf\xe9\n");
+    expect_error(load({u}), u + ":2: error: not valid UTF-8 text");
+    raw_scenario raw;
+    std::string err;
+    ck_assert(!scenario_override("scenario.description=caf\xe9", &raw, &err));
+    CK_STR_EQ(err, "error: -o scenario.description=...: the value is not valid UTF-8 text");
     // Missing file, directory.
     loaded m = load({g_dir + "/nope.ini"});
     expect_error(m, "error: " + g_dir + "/nope.ini: no such file");

@@ -102,6 +102,9 @@ START_TEST(test_plain_numbers)
     ck_assert(ok(param_kind::count, "4") == 4);
     ck_assert(ok(param_kind::count, "-4") == -4);  // the range check says no, not the parser
     ck_assert(ok(param_kind::count, "9007199254740992") == 9007199254740992.0);
+    // Beyond any range: parsed as infinite, so that the range check reports it.
+    ck_assert(std::isinf(ok(param_kind::count, "1e400")));
+    ck_assert(ok(param_kind::bytes, "99999999999999999999999999999999999999KiB") > 1e40);
     bad(param_kind::count, "4x", "no unit expected");
     bad(param_kind::count, "2.5", "whole number");
     ck_assert(ok(param_kind::ratio, "0.25") == 0.25);
