@@ -23,10 +23,9 @@ std::string version_text()
 void scenario_option_entries(scenario_options* o, std::vector<GOptionEntry>* e)
 {
     e->push_back({"set", 'o', 0, G_OPTION_ARG_STRING_ARRAY, &o->set,
-                  "Override a scenario key after all files (repeatable), e.g. -o l2.size=512KiB",
-                  "GROUP.KEY=VALUE"});
-    e->push_back({"seed", 0, 0, G_OPTION_ARG_STRING, &o->seed, "Seed of every random generator (= -o scenario.seed=N)",
-                  "N"});
+                  "Override a scenario key after all files (repeatable), e.g. -o l2.size=512KiB", "GROUP.KEY=VALUE"});
+    e->push_back(
+        {"seed", 0, 0, G_OPTION_ARG_STRING, &o->seed, "Seed of every random generator (= -o scenario.seed=N)", "N"});
     e->push_back({"patch", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o->patch,
                   "Driver patch (unified diff) to record in driver.patches (repeatable). The driver runner is "
                   "not built yet: patches are validated and recorded, not applied",

@@ -329,9 +329,8 @@ int cmd_check(const cli&, int argc, char** argv)
             continue;
         }
         if (!quiet)
-            std::printf("%s: ok: scenario %s, %zu keys set, %zu from defaults\n", f.c_str(),
-                        r.cfg.scenario.id.c_str(), r.set_at.size(),
-                        [&] {
+            std::printf("%s: ok: scenario %s, %zu keys set, %zu from defaults\n", f.c_str(), r.cfg.scenario.id.c_str(),
+                        r.set_at.size(), [&] {
                             size_t n = 0;
                             for (const auto& g : registry_groups())
                                 n += g.keys(false).size();
@@ -361,8 +360,8 @@ int cmd_list_params(const cli&, int argc, char** argv)
          "Markdown: without GROUP the scenario-format document, with GROUP the docs/models page "
          "(parameters and statistics)",
          nullptr},
-        {"names", 0, 0, G_OPTION_ARG_NONE, &names,
-         "Only the group names (with --markdown: the docs/models page names)", nullptr},
+        {"names", 0, 0, G_OPTION_ARG_NONE, &names, "Only the group names (with --markdown: the docs/models page names)",
+         nullptr},
     };
     std::vector<std::string> args;
     int status = EXIT_OK;

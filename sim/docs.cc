@@ -197,8 +197,8 @@ std::string params_markdown_format()
          "  (`scenarios/default.ini` and the files it includes, compiled in).\n\n"
          "## Values and units\n\n"
          "| type | accepted values |\n|---|---|\n";
-    static const param_kind kinds[] = {param_kind::bytes, param_kind::count,  param_kind::cycles,
-                                       param_kind::hz,    param_kind::bps,    param_kind::time,
+    static const param_kind kinds[] = {param_kind::bytes, param_kind::count,   param_kind::cycles,
+                                       param_kind::hz,    param_kind::bps,     param_kind::time,
                                        param_kind::ratio, param_kind::boolean, param_kind::choice};
     for (auto k : kinds)
         o += std::string("| ") + units_kind_name(k) + " | " + md_cell(units_kind_syntax(k)) + " |\n";

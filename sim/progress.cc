@@ -37,8 +37,7 @@ void progress::draw(bool final)
     const double pct = m_total ? 100.0 * (double)now / (double)m_total : 100;
     char line[256];
     int n = std::snprintf(line, sizeof line, "sim %s / %s (%.0f %%)%s  %.3gx real time", fmt_time(sim_s).c_str(),
-                          fmt_time((double)m_total / 1e12).c_str(), pct, now < m_warmup ? "  warm-up" : "",
-                          rtf);
+                          fmt_time((double)m_total / 1e12).c_str(), pct, now < m_warmup ? "  warm-up" : "", rtf);
     uint64_t v;
     const char* label;
     if (m_frames && m_frames(&v, &label) && n > 0 && n < (int)sizeof line)

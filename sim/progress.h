@@ -24,8 +24,8 @@ public:
 
     SC_HAS_PROCESS(progress);
 
-    progress(sc_core::sc_module_name nm, models::tick_t warmup_ps, models::tick_t duration_ps, FILE* out,
-             bool tty, counter_fn frames = nullptr);
+    progress(sc_core::sc_module_name nm, models::tick_t warmup_ps, models::tick_t duration_ps, FILE* out, bool tty,
+             counter_fn frames = nullptr);
     // Erase the line (tty) once the run is over.
     void finish();
 

@@ -17,8 +17,7 @@ const param_table scenario_param_table = {"scenario", "What the run is: identity
 namespace {
 
 const string_key k_scenario_strings[] = {
-    {"id", str_kind::name, "default",
-     "Scenario name; results go to <out>/<id>/. Letters, digits, '.', '_' and '-'",
+    {"id", str_kind::name, "default", "Scenario name; results go to <out>/<id>/. Letters, digits, '.', '_' and '-'",
      [](soc_config& c) { return &c.scenario.id; }, false},
     {"description", str_kind::text, "", "One line saying what the scenario shows",
      [](soc_config& c) { return &c.scenario.description; }, false},
@@ -46,7 +45,11 @@ const string_key k_driver_strings[] = {
      nullptr, false},
 };
 
-template <typename T, size_t N> constexpr size_t count_of(const T (&)[N]) { return N; }
+template <typename T, size_t N>
+constexpr size_t count_of(const T (&)[N])
+{
+    return N;
+}
 
 bool pow2(uint64_t x) { return x && !(x & (x - 1)); }
 
@@ -72,8 +75,7 @@ const std::vector<group_entry>& registry_groups()
         {"scenario", scenario_param_table.title, &scenario_param_table,
          [](soc_config& c) -> void* { return &c.scenario; }, k_scenario_strings, count_of(k_scenario_strings),
          "Every scenario file should open with this group. include= is only read from files, not from -o."},
-        {"soc", "The SoC the scenario describes", nullptr, nullptr, k_soc_strings, count_of(k_soc_strings),
-         nullptr},
+        {"soc", "The SoC the scenario describes", nullptr, nullptr, k_soc_strings, count_of(k_soc_strings), nullptr},
         {"cpu", models::cpu::cpu_param_table.title, &models::cpu::cpu_param_table,
          [](soc_config& c) -> void* { return &c.cpu; }, nullptr, 0,
          "cores sets the number of L1 caches; clock is also the clock of the L1s and the memory hog, and "
@@ -93,8 +95,8 @@ const std::vector<group_entry>& registry_groups()
         {"stress", models::mem::stress_param_table.title, &models::mem::stress_param_table,
          [](soc_config& c) -> void* { return &c.mem.stress; }, nullptr, 0,
          "The workers run at [cpu] clock and allocate past dram.backed."},
-        {"driver", "The network driver under test", nullptr, nullptr, k_driver_strings,
-         count_of(k_driver_strings), "No driver runs in this build yet; the keys are validated and recorded."},
+        {"driver", "The network driver under test", nullptr, nullptr, k_driver_strings, count_of(k_driver_strings),
+         "No driver runs in this build yet; the keys are validated and recorded."},
     };
     return groups;
 }

@@ -31,17 +31,17 @@ struct string_key {
     // Where the value lives in soc_config (single-valued keys only); null when
     // no model consumes it yet: the value is then kept in resolved_scenario::strings.
     std::string* (*member)(soc_config&);
-    bool load_only;    // consumed by the loader itself (include=): not written to resolved files
+    bool load_only;  // consumed by the loader itself (include=): not written to resolved files
 };
 
 struct group_entry {
-    const char* name;                     // scenario group, e.g. "l2"
-    const char* title;                    // one line: what it is
-    const models::param_table* table;     // null for string-only groups
-    void* (*config)(soc_config&);         // where the table's config struct lives in soc_config
+    const char* name;                  // scenario group, e.g. "l2"
+    const char* title;                 // one line: what it is
+    const models::param_table* table;  // null for string-only groups
+    void* (*config)(soc_config&);      // where the table's config struct lives in soc_config
     const string_key* strings;
     size_t n_strings;
-    const char* note;                     // extra documentation (may be null)
+    const char* note;  // extra documentation (may be null)
 
     const string_key* find_string(const std::string& key) const;
     const models::param_desc* find_param(const std::string& key) const;

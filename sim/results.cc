@@ -154,9 +154,9 @@ std::string stats_txt(const resolved_scenario& r, const std::vector<stat_entry>&
                       const std::vector<derived_entry>& derived)
 {
     std::ostringstream os;
-    os << "# fecsim statistics: scenario " << r.cfg.scenario.id << ", seed " << r.cfg.scenario.seed
-       << ", measured " << num((double)r.cfg.scenario.duration_ps / 1e12) << " s after "
-       << num((double)r.cfg.scenario.warmup_ps / 1e12) << " s of warm-up\n";
+    os << "# fecsim statistics: scenario " << r.cfg.scenario.id << ", seed " << r.cfg.scenario.seed << ", measured "
+       << num((double)r.cfg.scenario.duration_ps / 1e12) << " s after " << num((double)r.cfg.scenario.warmup_ps / 1e12)
+       << " s of warm-up\n";
     size_t w = 0;
     for (const auto& e : raw)
         w = std::max(w, e.name.size());
@@ -169,8 +169,8 @@ std::string stats_txt(const resolved_scenario& r, const std::vector<stat_entry>&
         os << "\n";
     }
     for (const auto& d : derived)
-        os << d.name << std::string(w + 2 - d.name.size(), ' ') << num(d.value) << " # " << d.desc << " ("
-           << d.unit << ")\n";
+        os << d.name << std::string(w + 2 - d.name.size(), ' ') << num(d.value) << " # " << d.desc << " (" << d.unit
+           << ")\n";
     return os.str();
 }
 
@@ -313,8 +313,8 @@ std::string summary_text(const run_summary& s, const summary_extra& x, const std
     line("  coherence     %llu violations\n", (unsigned long long)s.coherence_violations);
     o += "  cpu           core    irq%  softirq%   sys%  user%  idle%\n";
     for (const auto& c : s.cpu)
-        line("                %4u  %6.1f  %8.1f  %5.1f  %5.1f  %5.1f\n", c.core, c.irq_pct, c.softirq_pct,
-             c.sys_pct, c.user_pct, c.idle_pct);
+        line("                %4u  %6.1f  %8.1f  %5.1f  %5.1f  %5.1f\n", c.core, c.irq_pct, c.softirq_pct, c.sys_pct,
+             c.user_pct, c.idle_pct);
     if (!x.patches.empty())
         line("  driver        %zu patch%s recorded, not applied (the driver runner is not built yet)\n",
              x.patches.size(), x.patches.size() == 1 ? "" : "es");
@@ -373,14 +373,11 @@ static void flatten(JsonNode* n, const std::string& prefix, std::vector<std::pai
             out->push_back({prefix, json_node_get_string(n) ? json_node_get_string(n) : ""});
         break;
     }
-    case JSON_NODE_NULL:
-        out->push_back({prefix, ""});
-        break;
+    case JSON_NODE_NULL: out->push_back({prefix, ""}); break;
     }
 }
 
-bool json_flatten_file(const std::string& path, std::vector<std::pair<std::string, std::string>>* out,
-                       std::string* err)
+bool json_flatten_file(const std::string& path, std::vector<std::pair<std::string, std::string>>* out, std::string* err)
 {
     JsonParser* p = json_parser_new();
     GError* e = nullptr;
@@ -626,8 +623,8 @@ void on_signal(int sig)
 
 void run_dir_install_signal_cleanup(const run_dir* d)
 {
-    static const char* files[] = {"scenario.resolved.ini", "stats.json", "stats.txt", "summary.json",
-                                  "series.csv", "cmdline.txt", "version.txt", "sim.log"};
+    static const char* files[] = {"scenario.resolved.ini", "stats.json",  "stats.txt", "summary.json", "series.csv",
+                                  "cmdline.txt",           "version.txt", "sim.log"};
     g_n_clean = 0;
     auto add = [](const std::string& p) {
         if (g_n_clean < k_max_paths && p.size() < sizeof g_clean_paths[0])

@@ -620,7 +620,7 @@ bool scenario_resolve(const raw_scenario& raw, resolved_scenario* out, std::vect
                 }
                 if (!(x >= d.min && x <= d.max)) {
                     add(v.where, gk(g, d.key) + ": '" + trim(v.text) + "' is out of range: allowed " +
-                                                        units_format(d, d.min) + " .. " + units_format(d, d.max));
+                                     units_format(d, d.min) + " .. " + units_format(d, d.max));
                     continue;
                 }
                 if (!models::param_set(c, d, x, &why)) {
@@ -657,8 +657,8 @@ bool scenario_resolve(const raw_scenario& raw, resolved_scenario* out, std::vect
                         std::string why;
                         if (s.kind == str_kind::name && !valid_name(item)) {
                             add(v->where, name + ": '" + item +
-                                                                 "' is not a valid name: use letters, digits, "
-                                                                 "'.', '_' and '-', not starting with '.'");
+                                              "' is not a valid name: use letters, digits, "
+                                              "'.', '_' and '-', not starting with '.'");
                             continue;
                         }
                         if ((s.kind == str_kind::path || s.kind == str_kind::path_list) && !item.empty() &&
@@ -795,9 +795,8 @@ std::string scenario_dump(const resolved_scenario& r, const std::string& header)
                 const bool plain = d.kind == param_kind::count || d.kind == param_kind::ratio ||
                                    (d.kind == param_kind::cycles && std::strcmp(d.unit, "cycles") != 0);
                 std::string unit = plain && *d.unit ? std::string(" (") + d.unit + ")" : "";
-                const std::string cm = std::string(" ") + d.desc + "\n " + units_kind_name(d.kind) + unit +
-                                       ", " + range_text(d) + ", default " + units_format(d, d.def) + "; " +
-                                       from(d.key);
+                const std::string cm = std::string(" ") + d.desc + "\n " + units_kind_name(d.kind) + unit + ", " +
+                                       range_text(d) + ", default " + units_format(d, d.def) + "; " + from(d.key);
                 g_key_file_set_comment(kf, g.name, d.key, cm.c_str(), nullptr);
             }
         for (size_t i = 0; i < g.n_strings; i++) {
@@ -815,8 +814,8 @@ std::string scenario_dump(const resolved_scenario& r, const std::string& header)
                 g_key_file_set_string(kf, g.name, s.key, vals.empty() ? "" : vals.front().c_str());
             }
             static const char* kinds[] = {"text", "name", "path", "list of paths"};
-            const std::string cm = std::string(" ") + s.desc + "\n " + kinds[(int)s.kind] + ", default '" + s.def +
-                                   "'; " + from(s.key);
+            const std::string cm =
+                std::string(" ") + s.desc + "\n " + kinds[(int)s.kind] + ", default '" + s.def + "'; " + from(s.key);
             g_key_file_set_comment(kf, g.name, s.key, cm.c_str(), nullptr);
         }
         std::string gc = std::string(" [") + g.name + "] " + g.title;

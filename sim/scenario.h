@@ -25,24 +25,24 @@
 namespace sim {
 
 struct origin {
-    std::string file;  // display name of the file, or the option ("-o", "--seed", "--patch")
-    unsigned line = 0; // 1-based line in file; 0 for command-line values
-    std::string arg;   // the option's argument for command-line values
-    unsigned seq = 0;  // position in the raw layer (later = larger)
+    std::string file;         // display name of the file, or the option ("-o", "--seed", "--patch")
+    unsigned line = 0;        // 1-based line in file; 0 for command-line values
+    std::string arg;          // the option's argument for command-line values
+    unsigned seq = 0;         // position in the raw layer (later = larger)
     std::string str() const;  // "file:12" or "-o l2.size=1MiB"
 };
 
 struct raw_value {
     std::string group, key, text;  // text as written (GKeyFile escapes not yet decoded)
     origin where;
-    unsigned group_line = 0;       // line of the [group] header (file values)
-    bool append = false;           // adds to a list instead of replacing it (--patch)
+    unsigned group_line = 0;  // line of the [group] header (file values)
+    bool append = false;      // adds to a list instead of replacing it (--patch)
 };
 
 struct raw_scenario {
     std::vector<raw_value> values;
     std::vector<std::pair<std::string, origin>> groups;  // every [group] header read
-    std::vector<std::string> files;  // every file read, in reading order (display names)
+    std::vector<std::string> files;                      // every file read, in reading order (display names)
 };
 
 // A diagnostic: "<origin>: error: <message>".
@@ -59,8 +59,8 @@ bool scenario_read_text(const std::string& name, const std::string& text, raw_sc
 // "-o group.key=value". Syntax errors only; names are checked at resolution.
 bool scenario_override(const std::string& spec, raw_scenario* raw, std::string* err);
 // A value from another option (--seed N, --patch FILE).
-void scenario_set(raw_scenario* raw, const std::string& group, const std::string& key,
-                  const std::string& text, const std::string& option, const std::string& arg);
+void scenario_set(raw_scenario* raw, const std::string& group, const std::string& key, const std::string& text,
+                  const std::string& option, const std::string& arg);
 
 struct resolved_scenario {
     soc_config cfg;
@@ -90,8 +90,8 @@ std::string scenario_dump(const resolved_scenario& r, const std::string& header)
 
 // The closest candidates by edit distance, each wrapped in open/close and
 // joined with "or" ("[l1] or [l2]"), or "" if none is close enough.
-std::string closest_name(const std::string& word, const std::vector<std::string>& candidates,
-                         const char* open = "'", const char* close = "'");
+std::string closest_name(const std::string& word, const std::vector<std::string>& candidates, const char* open = "'",
+                         const char* close = "'");
 
 // Scenario files compiled into the binary: "default.ini", "profiles/imx6q.ini", ...
 const char* builtin_scenario(const std::string& name);

@@ -32,10 +32,7 @@ const char* const k_examples_sweep =
     "--emit-jobs\n"
     "  fecsim collect results/imx6q-copybreak-stock-idle/sweep-stress\n";
 
-bool vary_key::numeric() const
-{
-    return desc && desc->kind != param_kind::choice && desc->kind != param_kind::boolean;
-}
+bool vary_key::numeric() const { return desc && desc->kind != param_kind::choice && desc->kind != param_kind::boolean; }
 
 static std::string trim(const std::string& s)
 {
@@ -113,7 +110,8 @@ bool vary_parse(const std::string& spec, const units_context& ctx, vary_key* out
         }
         const double n = std::floor((hi - lo) / step * (1 + 1e-12)) + 1;
         if (n > 10000) {
-            *err = "--vary " + key + ": '" + rhs + "' gives " + std::to_string((long long)n) + " values (at most 10000)";
+            *err =
+                "--vary " + key + ": '" + rhs + "' gives " + std::to_string((long long)n) + " values (at most 10000)";
             return false;
         }
         for (long long i = 0; i < (long long)n; i++) {
@@ -492,8 +490,9 @@ int cmd_sweep(const cli& c, int argc, char** argv)
             line += (line.empty() ? "" : " ") + quote(a);
         jobs_txt += line + "\n";
     }
-    const std::string hdr = " fecsim sweep " + sname + ": the base scenario of every point (resolved).\n Points: " +
-                            std::to_string(pts.size()) + ", see plan.json; each runs base.ini with its -o values.";
+    const std::string hdr = " fecsim sweep " + sname +
+                            ": the base scenario of every point (resolved).\n Points: " + std::to_string(pts.size()) +
+                            ", see plan.json; each runs base.ini with its -o values.";
     if (!write_file_atomic(dir + "/base.ini", scenario_dump(base, hdr), &err) ||
         !write_file_atomic(dir + "/plan.json", json_to_string(plan, true), &err) ||
         !write_file_atomic(dir + "/jobs.txt", jobs_txt, &err)) {
@@ -505,18 +504,31 @@ int cmd_sweep(const cli& c, int argc, char** argv)
 
     if (emit) {
         std::string sb = "#!/bin/sh\n"
-                         "# Slurm array job for fecsim sweep " + sname + ": task i runs line i of jobs.txt.\n"
-                         "# Submit:  sbatch " + quote(dir + "/sweep.sbatch") + "\n"
-                         "# Then:    fecsim collect " + quote(dir) + "\n"
+                         "# Slurm array job for fecsim sweep " +
+                         sname +
+                         ": task i runs line i of jobs.txt.\n"
+                         "# Submit:  sbatch " +
+                         quote(dir + "/sweep.sbatch") +
+                         "\n"
+                         "# Then:    fecsim collect " +
+                         quote(dir) +
+                         "\n"
                          "# Finished points are skipped, so the array can be resubmitted as it is.\n"
-                         "#SBATCH --job-name=fecsim-" + sname + "\n"
-                         "#SBATCH --array=1-" + std::to_string(pts.size()) + "\n"
+                         "#SBATCH --job-name=fecsim-" +
+                         sname +
+                         "\n"
+                         "#SBATCH --array=1-" +
+                         std::to_string(pts.size()) +
+                         "\n"
                          "#SBATCH --ntasks=1\n"
                          "#SBATCH --cpus-per-task=1\n"
-                         "#SBATCH --output=" + dir + "/logs/slurm-%A_%a.out\n"
+                         "#SBATCH --output=" +
+                         dir +
+                         "/logs/slurm-%A_%a.out\n"
                          "set -e\n"
                          "line=$(sed -n \"${SLURM_ARRAY_TASK_ID:?not in a Slurm array job}p\" " +
-                         quote(dir + "/jobs.txt") + ")\n"
+                         quote(dir + "/jobs.txt") +
+                         ")\n"
                          "exec sh -c \"$line\"\n";
         if (!write_file_atomic(dir + "/sweep.sbatch", sb, &err)) {
             std::fprintf(stderr, "error: %s\n", err.c_str());

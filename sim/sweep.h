@@ -22,10 +22,10 @@
 namespace sim {
 
 struct vary_key {
-    std::string name;                         // "l2.size"
-    const models::param_desc* desc = nullptr; // null for string keys
-    std::vector<std::string> values;          // canonical text, "256KiB"
-    std::vector<double> base;                 // base-unit values (NaN for non-numeric kinds)
+    std::string name;                          // "l2.size"
+    const models::param_desc* desc = nullptr;  // null for string keys
+    std::vector<std::string> values;           // canonical text, "256KiB"
+    std::vector<double> base;                  // base-unit values (NaN for non-numeric kinds)
     bool numeric() const;
 };
 

@@ -153,14 +153,14 @@ bool decimal_times(const decimal& d, double factor, double* out, bool* exact_int
 }
 
 const unit_def k_bytes_units[] = {
-    {"B", 1},           {"kB", 1e3},          {"MB", 1e6},          {"GB", 1e9},
-    {"TB", 1e12},       {"KiB", 1024.0},      {"MiB", 1048576.0},   {"GiB", 1073741824.0},
-    {"TiB", 1099511627776.0},
+    {"B", 1},           {"kB", 1e3},           {"MB", 1e6},
+    {"GB", 1e9},        {"TB", 1e12},          {"KiB", 1024.0},
+    {"MiB", 1048576.0}, {"GiB", 1073741824.0}, {"TiB", 1099511627776.0},
 };
 const unit_def k_hz_units[] = {{"Hz", 1}, {"kHz", 1e3}, {"MHz", 1e6}, {"GHz", 1e9}};
 const unit_def k_bps_units[] = {
-    {"bps", 1},      {"kbps", 1e3},     {"Mbps", 1e6},     {"Gbps", 1e9},
-    {"bit/s", 1},    {"kbit/s", 1e3},   {"Mbit/s", 1e6},   {"Gbit/s", 1e9},
+    {"bps", 1},   {"kbps", 1e3},   {"Mbps", 1e6},   {"Gbps", 1e9},
+    {"bit/s", 1}, {"kbit/s", 1e3}, {"Mbit/s", 1e6}, {"Gbit/s", 1e9},
 };
 const unit_def k_time_units[] = {
     {"ps", 1}, {"ns", 1e3}, {"us", 1e6}, {"\xc2\xb5s", 1e6}, {"ms", 1e9}, {"s", 1e12},
@@ -246,8 +246,7 @@ std::string fmt_bytes(double v)
 
 bool integral_kind(param_kind k)
 {
-    return k == param_kind::bytes || k == param_kind::count || k == param_kind::cycles ||
-           k == param_kind::time;
+    return k == param_kind::bytes || k == param_kind::count || k == param_kind::cycles || k == param_kind::time;
 }
 
 std::string lower(std::string s)
@@ -294,8 +293,7 @@ const char* units_kind_syntax(param_kind k)
     return "";
 }
 
-bool units_parse_kind(param_kind k, const std::string& text_in, double* out, std::string* err,
-                      const units_context& ctx)
+bool units_parse_kind(param_kind k, const std::string& text_in, double* out, std::string* err, const units_context& ctx)
 {
     const std::string text = trim(text_in);
     auto fail = [&](const std::string& why) {
@@ -337,7 +335,8 @@ bool units_parse_kind(param_kind k, const std::string& text_in, double* out, std
         if (!u) {
             const std::string l = lower(suffix);
             if (l == "k" || l == "kb" || l == "m" || l == "g")
-                return fail(q + ": '" + suffix + "' is ambiguous: write KiB/MiB/GiB (powers of 1024) or "
+                return fail(q + ": '" + suffix +
+                            "' is ambiguous: write KiB/MiB/GiB (powers of 1024) or "
                             "kB/MB/GB (powers of 1000)");
             if (find_unit(k_bytes_units, sizeof k_bytes_units / sizeof k_bytes_units[0], suffix, true))
                 return fail(q + ": unit '" + suffix + "' has the wrong case: expected " + units_kind_syntax(k));
@@ -395,8 +394,7 @@ bool units_parse_kind(param_kind k, const std::string& text_in, double* out, std
         else if (!suffix.empty())
             return fail(q + " is not a real number: expected " + units_kind_syntax(k));
         break;
-    default:
-        break;
+    default: break;
     }
 
     double v;
@@ -434,8 +432,7 @@ bool units_parse_kind(param_kind k, const std::string& text_in, double* out, std
     return true;
 }
 
-bool units_parse(const param_desc& d, const std::string& text, double* out, std::string* err,
-                 const units_context& ctx)
+bool units_parse(const param_desc& d, const std::string& text, double* out, std::string* err, const units_context& ctx)
 {
     if (d.kind != param_kind::choice)
         return units_parse_kind(d.kind, text, out, err, ctx);
@@ -508,10 +505,22 @@ std::string units_display_unit(param_kind k, double max_abs, double* scale)
     const du* t = nullptr;
     size_t n = 0;
     switch (k) {
-    case param_kind::bytes: t = bytes; n = 4; break;
-    case param_kind::hz: t = hz; n = 4; break;
-    case param_kind::bps: t = bps; n = 4; break;
-    case param_kind::time: t = time; n = 5; break;
+    case param_kind::bytes:
+        t = bytes;
+        n = 4;
+        break;
+    case param_kind::hz:
+        t = hz;
+        n = 4;
+        break;
+    case param_kind::bps:
+        t = bps;
+        n = 4;
+        break;
+    case param_kind::time:
+        t = time;
+        n = 5;
+        break;
     case param_kind::cycles: *scale = 1; return "cycles";
     default: *scale = 1; return "";
     }

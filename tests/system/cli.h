@@ -22,7 +22,7 @@ proc_result shell(const std::string& cmd, const std::string& cwd = "");
 pid_t fecsim_start(const std::vector<std::string>& args, const std::string& cwd = "");
 int wait_exit(pid_t pid);  // exit status or 128 + signal
 
-std::string tmp_dir();                 // a fresh directory
+std::string tmp_dir();  // a fresh directory
 void rm_rf(const std::string& path);
 std::string read_text(const std::string& path);
 bool exists(const std::string& path);

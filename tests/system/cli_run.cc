@@ -31,8 +31,8 @@ void has_number(JsonObject* o, const char* key)
 {
     ck_assert_msg(json_object_has_member(o, key), "missing key '%s'", key);
     JsonNode* n = json_object_get_member(o, key);
-    ck_assert_msg(JSON_NODE_HOLDS_VALUE(n) && (json_node_get_value_type(n) == G_TYPE_INT64 ||
-                                               json_node_get_value_type(n) == G_TYPE_DOUBLE),
+    ck_assert_msg(JSON_NODE_HOLDS_VALUE(n) &&
+                      (json_node_get_value_type(n) == G_TYPE_INT64 || json_node_get_value_type(n) == G_TYPE_DOUBLE),
                   "'%s' is not a number", key);
 }
 
@@ -43,8 +43,8 @@ JsonObject* has_object(JsonObject* o, const char* key)
     return json_object_get_object_member(o, key);
 }
 
-const char* const k_result_files[] = {"scenario.resolved.ini", "stats.json", "stats.txt", "summary.json",
-                                      "series.csv", "cmdline.txt", "version.txt", "sim.log"};
+const char* const k_result_files[] = {"scenario.resolved.ini", "stats.json",  "stats.txt", "summary.json", "series.csv",
+                                      "cmdline.txt",           "version.txt", "sim.log"};
 
 } // namespace
 
@@ -153,20 +153,21 @@ START_TEST(test_deterministic_stats)
     const std::string s = scenario("imx6q/copybreak-stock-stress.ini");
     std::vector<std::string> texts;
     for (int i = 0; i < 3; i++) {
-        std::vector<std::string> a = {"run", s, "-o", "scenario.duration=20ms", "--quiet", "--out",
-                                      g_tmp + "/r" + std::to_string(i)};
+        std::vector<std::string> a = {
+            "run", s, "-o", "scenario.duration=20ms", "--quiet", "--out", g_tmp + "/r" + std::to_string(i)};
         if (i == 2)
             a.push_back("--progress");
         proc_result r = fecsim(a);
         ck_assert_msg(r.status == 0, "%s", r.err.c_str());
-        texts.push_back(read_text(only_subdir(g_tmp + "/r" + std::to_string(i) + "/imx6q-copybreak-stock-stress") +
-                                  "/stats.json"));
+        texts.push_back(
+            read_text(only_subdir(g_tmp + "/r" + std::to_string(i) + "/imx6q-copybreak-stock-stress") + "/stats.json"));
     }
     ck_assert_uint_gt(texts[0].size(), 1000);
     ck_assert(texts[0].find("\"pages\" : 0,") == std::string::npos);  // the memory hog did work
     ck_assert_msg(texts[0] == texts[1], "two runs differ");
     ck_assert_msg(texts[0] == texts[2], "progress changed the results");
-    proc_result r = fecsim({"run", s, "-o", "scenario.duration=20ms", "--seed", "2", "--quiet", "--out", g_tmp + "/s2"});
+    proc_result r =
+        fecsim({"run", s, "-o", "scenario.duration=20ms", "--seed", "2", "--quiet", "--out", g_tmp + "/s2"});
     ck_assert_int_eq(r.status, 0);
     ck_assert(read_text(only_subdir(g_tmp + "/s2/imx6q-copybreak-stock-stress") + "/stats.json") != texts[0]);
 }
@@ -216,8 +217,8 @@ START_TEST(test_kill_is_atomic)
 {
     const std::string out = g_tmp + "/res";
     const std::string sdir = out + "/imx6q-copybreak-stock-stress";
-    const pid_t pid = fecsim_start({"run", scenario("imx6q/copybreak-stock-stress.ini"), "-o",
-                                    "scenario.duration=5s", "--quiet", "--out", out});
+    const pid_t pid = fecsim_start(
+        {"run", scenario("imx6q/copybreak-stock-stress.ini"), "-o", "scenario.duration=5s", "--quiet", "--out", out});
     // Wait until the run is simulating (its temporary directory exists), then kill it.
     for (int i = 0; i < 200 && entries(sdir, true).empty(); i++)
         g_usleep(20000);
@@ -227,14 +228,14 @@ START_TEST(test_kill_is_atomic)
     ck_assert_int_eq(wait_exit(pid), 128 + SIGKILL);
     ck_assert_msg(entries(sdir).empty(), "a visible result directory was left behind");
     // The next run in the same place removes the dead run's temporary directory.
-    proc_result r = fecsim({"run", scenario("imx6q/copybreak-stock-stress.ini"), "-o", "scenario.duration=1ms",
-                            "--quiet", "--out", out});
+    proc_result r = fecsim(
+        {"run", scenario("imx6q/copybreak-stock-stress.ini"), "-o", "scenario.duration=1ms", "--quiet", "--out", out});
     ck_assert_msg(r.status == 0, "%s", r.err.c_str());
     ck_assert_uint_eq(entries(sdir, true).size(), 1);
     ck_assert(exists(only_subdir(sdir) + "/summary.json"));
     // SIGINT: the run removes its own temporary files and dies of the signal.
-    const pid_t p2 = fecsim_start({"run", scenario("imx6q/copybreak-stock-stress.ini"), "-o",
-                                   "scenario.duration=5s", "--quiet", "--out", g_tmp + "/int"});
+    const pid_t p2 = fecsim_start({"run", scenario("imx6q/copybreak-stock-stress.ini"), "-o", "scenario.duration=5s",
+                                   "--quiet", "--out", g_tmp + "/int"});
     for (int i = 0; i < 200 && entries(g_tmp + "/int/imx6q-copybreak-stock-stress", true).empty(); i++)
         g_usleep(20000);
     g_usleep(300000);

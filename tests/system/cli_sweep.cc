@@ -50,11 +50,11 @@ std::vector<std::string> point_dirs(const std::string& sweep)
 // Re-running a sweep runs only the missing points and keeps the others.
 START_TEST(test_sweep_resumes)
 {
-    const std::vector<std::string> cmd = {"sweep",   scenario("imx6q/copybreak-stock-idle.ini"),
-                                          "--vary",  "l2.size=256KiB,512KiB",
-                                          "--vary",  "scenario.seed=1..2",
-                                          "-j",      "2",
-                                          "--out",   g_tmp,
+    const std::vector<std::string> cmd = {"sweep",    scenario("imx6q/copybreak-stock-idle.ini"),
+                                          "--vary",   "l2.size=256KiB,512KiB",
+                                          "--vary",   "scenario.seed=1..2",
+                                          "-j",       "2",
+                                          "--out",    g_tmp,
                                           "--no-plot"};
     proc_result a = fecsim(cmd);
     ck_assert_msg(a.status == 0, "%s", a.err.c_str());
@@ -83,8 +83,8 @@ START_TEST(test_sweep_resumes)
     ck_assert_msg(c.err.find("4 already finished, 0 run now") != std::string::npos, "%s", c.err.c_str());
     ck_assert_uint_eq(csv_rows(dir + "/sweep.csv"), 4);
     // Another sweep of other values in the same place is refused.
-    proc_result d = fecsim({"sweep", scenario("imx6q/copybreak-stock-idle.ini"), "--vary", "l2.size=256KiB",
-                            "--out", g_tmp, "--name", dir.substr(dir.rfind("sweep-") + 6)});
+    proc_result d = fecsim({"sweep", scenario("imx6q/copybreak-stock-idle.ini"), "--vary", "l2.size=256KiB", "--out",
+                            g_tmp, "--name", dir.substr(dir.rfind("sweep-") + 6)});
     ck_assert_int_eq(d.status, 2);
     ck_assert(d.err.find("holds a different sweep") != std::string::npos);
 }
@@ -93,10 +93,13 @@ END_TEST
 // kill -9 of the whole sweep (parent and running points), then resume.
 START_TEST(test_sweep_resumes_after_kill9)
 {
-    const std::vector<std::string> cmd = {"sweep", scenario("imx6q/copybreak-stock-stress.ini"),
-                                          "--vary", "scenario.seed=1..3",
-                                          "-o", "scenario.duration=300ms",
-                                          "-j", "1", "--name", "k", "--out", g_tmp, "--no-plot"};
+    const std::vector<std::string> cmd = {"sweep",    scenario("imx6q/copybreak-stock-stress.ini"),
+                                          "--vary",   "scenario.seed=1..3",
+                                          "-o",       "scenario.duration=300ms",
+                                          "-j",       "1",
+                                          "--name",   "k",
+                                          "--out",    g_tmp,
+                                          "--no-plot"};
     const std::string dir = g_tmp + "/imx6q-copybreak-stock-stress/sweep-k";
     const pid_t pid = fecsim_start(cmd);
     for (int i = 0; i < 1000 && point_dirs(dir).empty(); i++)
@@ -127,8 +130,8 @@ END_TEST
 // --emit-jobs, then GNU parallel for real, then collect; and the Slurm script's body.
 START_TEST(test_parallel_and_collect)
 {
-    proc_result a = fecsim({"sweep", scenario("imx6q/copybreak-stock-idle.ini"), "--vary",
-                            "l2.size=256KiB,512KiB,1MiB", "--name", "jobs", "--emit-jobs", "--out", g_tmp});
+    proc_result a = fecsim({"sweep", scenario("imx6q/copybreak-stock-idle.ini"), "--vary", "l2.size=256KiB,512KiB,1MiB",
+                            "--name", "jobs", "--emit-jobs", "--out", g_tmp});
     ck_assert_msg(a.status == 0, "%s", a.err.c_str());
     const std::string dir = trim_nl(a.out);
     ck_assert(point_dirs(dir).empty());  // nothing was run
@@ -183,8 +186,8 @@ START_TEST(test_plot)
         ck_assert_msg(is_svg(dir + "/plots/" + n + ".svg"), "%s.svg", n);
         const std::string gp = read_text(dir + "/plots/" + n + ".gp");
         ck_assert(gp.find("'../sweep.csv'") != std::string::npos);
-        ck_assert(gp.find("l2.size (KiB)") != std::string::npos);         // axis with unit
-        ck_assert(gp.find("l1.replacement=lru") != std::string::npos);    // one curve per other value
+        ck_assert(gp.find("l2.size (KiB)") != std::string::npos);       // axis with unit
+        ck_assert(gp.find("l1.replacement=lru") != std::string::npos);  // one curve per other value
         ck_assert(gp.find("imx6q-copybreak-stock-idle") != std::string::npos);
     }
     ck_assert(p.out.find("/plots/loss.svg") != std::string::npos);
@@ -197,8 +200,10 @@ START_TEST(test_plot)
         ck_assert_msg(is_svg(run + "/plots/" + n + ".svg"), "%s.svg", n);
     }
     // With a time series (the soc records none yet: a hand-made series.csv).
-    g_file_set_contents((run + "/series.csv").c_str(), "time_s,rx_fifo_bytes,irq_rate_hz\n0,0,0\n0.001,512,100\n"
-                        "0.002,2048,300\n", -1, nullptr);
+    g_file_set_contents((run + "/series.csv").c_str(),
+                        "time_s,rx_fifo_bytes,irq_rate_hz\n0,0,0\n0.001,512,100\n"
+                        "0.002,2048,300\n",
+                        -1, nullptr);
     proc_result ts = fecsim({"plot", run});
     ck_assert_msg(ts.status == 0, "%s", ts.err.c_str());
     ck_assert(is_png(run + "/plots/series.png") && is_svg(run + "/plots/series.svg"));

@@ -92,9 +92,9 @@ START_TEST(test_includes_and_later_wins)
     const std::string top = put("sub/top.ini", "[scenario]\nid=top\ninclude=../base.ini\n\n[l2]\nassoc=8\n");
     loaded l = load({top});
     ck_assert_msg(l.ok, "%s", l.errors.empty() ? "" : l.errors[0].c_str());
-    CK_STR_EQ(l.r.cfg.scenario.id.c_str(), "top");                 // includer over include
-    ck_assert_uint_eq(l.r.cfg.mem.l2.size_bytes, 256 * 1024);             // base over profile
-    ck_assert_uint_eq(l.r.cfg.mem.l1.size_bytes, 16 * 1024);              // from the profile
+    CK_STR_EQ(l.r.cfg.scenario.id.c_str(), "top");             // includer over include
+    ck_assert_uint_eq(l.r.cfg.mem.l2.size_bytes, 256 * 1024);  // base over profile
+    ck_assert_uint_eq(l.r.cfg.mem.l1.size_bytes, 16 * 1024);   // from the profile
     ck_assert_uint_eq(l.r.cfg.cpu.cores, 2);
     ck_assert_uint_eq(l.r.cfg.mem.l2.assoc, 8);
     ck_assert_uint_eq(l.r.cfg.scenario.duration_ps, 2000000000ull);
@@ -169,8 +169,9 @@ START_TEST(test_bad_values)
                                        "[l2]\nsize=32KB\n[cpu]\nclock=996MHz # fast\n[stress]\nenabled=maybe\n"
                                        "[dram]\nlatency_cycles=2.5\n[scenario]\nid=../x\n");
     loaded l = load({f});
-    expect_error(l, f + ":2: error: scenario.duration: '5' needs a unit: expected a time with a unit: ps, ns, us, ms, s, "
-                        "or cycles of the CPU clock, e.g. 21us or 1cycle");
+    expect_error(l,
+                 f + ":2: error: scenario.duration: '5' needs a unit: expected a time with a unit: ps, ns, us, ms, s, "
+                     "or cycles of the CPU clock, e.g. 21us or 1cycle");
     expect_error(l, f + ":3: error: scenario.seed: '-1' is out of range: allowed 0 .. 9007199254740992");
     expect_error(l, f + ":5: error: l1.size: '64MiB' is out of range: allowed 1KiB .. 16MiB");
     expect_error(l, f + ":6: error: l1.replacement: 'fifo' is not one of: random, round_robin, lru");
@@ -263,10 +264,10 @@ END_TEST
 START_TEST(test_resolved_round_trip)
 {
     const std::string patch = put("x.patch", "--- a\n+++ b\n");
-    loaded l = load({"builtin:default.ini"},
-                    {"l2.size=256KiB", "l1.replacement=lru", "scenario.quantum=7cycles", "stress.enabled=true",
-                     "scenario.description=round; trip \\ test", "driver.patches=" + patch, "dram.clock=533.5MHz",
-                     "scenario.duration=21.28us"});
+    loaded l =
+        load({"builtin:default.ini"}, {"l2.size=256KiB", "l1.replacement=lru", "scenario.quantum=7cycles",
+                                       "stress.enabled=true", "scenario.description=round; trip \\ test",
+                                       "driver.patches=" + patch, "dram.clock=533.5MHz", "scenario.duration=21.28us"});
     ck_assert_msg(l.ok, "%s", l.errors.empty() ? "" : l.errors[0].c_str());
     const std::string text = scenario_dump(l.r, " header line");
     const std::string path = put("resolved.ini", text);

@@ -122,8 +122,8 @@ START_TEST(test_boolean_and_choice)
     for (const char* f : {"false", "no", "off", "0", "False"})
         ck_assert(ok(param_kind::boolean, f) == 0);
     bad(param_kind::boolean, "maybe", "true/false, yes/no, on/off or 1/0");
-    param_desc d{"replacement", param_kind::choice, "random|round_robin|lru", 0, 0, 2, "", 0,
-                 models::param_storage::u32};
+    param_desc d{
+        "replacement", param_kind::choice, "random|round_robin|lru", 0, 0, 2, "", 0, models::param_storage::u32};
     double v = -1;
     std::string err;
     ck_assert(sim::units_parse(d, "lru", &v, &err));
