@@ -1,20 +1,69 @@
 # sim/: the fecsim command line tool and its scenario/results machinery.
+# libsim.a holds everything but main(), so the unit tests link the loader,
+# the unit parser and the writers directly.
 noinst_LIBRARIES += sim/libsim.a
-sim_libsim_a_CXXFLAGS = $(AM_CXXFLAGS) $(GLIB_CFLAGS) $(JSONGLIB_CFLAGS)
+sim_libsim_a_CXXFLAGS = $(AM_CXXFLAGS) $(GLIB_CFLAGS) $(JSONGLIB_CFLAGS) -DFECSIM_GNUPLOT='"$(GNUPLOT)"'
 sim_libsim_a_SOURCES = \
 	sim/soc.h sim/soc.cc \
 	sim/khost.h sim/khost.cc sim/hooks.cc \
 	sim/driver_build.h sim/driver_build.cc \
 	sim/app.h sim/app.cc \
-	sim/coherence.h sim/coherence.cc
+	sim/coherence.h sim/coherence.cc \
+	sim/units.h sim/units.cc \
+	sim/registry.h sim/registry.cc sim/scenario_params.def \
+	sim/scenario.h sim/scenario.cc \
+	sim/results.h sim/results.cc \
+	sim/docs.h sim/docs.cc \
+	sim/progress.h sim/progress.cc \
+	sim/sweep.h sim/sweep.cc \
+	sim/plot.h sim/plot.cc \
+	sim/commands.h sim/cli_common.cc sim/cmd_run.cc
+nodist_sim_libsim_a_SOURCES = sim/builtin_scenarios.h sim/version.h
 EXTRA_DIST += $(wildcard $(srcdir)/sim/*.def)
 
 SIM_LIBS = sim/libsim.a $(MODELS_LIBS) $(JSONGLIB_LIBS) $(GLIB_LIBS) -ldl
+
+bin_PROGRAMS += sim/fecsim
+sim_fecsim_SOURCES = sim/fecsim.cc
+sim_fecsim_CXXFLAGS = $(AM_CXXFLAGS) $(GLIB_CFLAGS) $(JSONGLIB_CFLAGS)
+sim_fecsim_LDFLAGS = $(DRIVER_LINK)
+sim_fecsim_LDADD = $(SIM_LIBS)
+sim_fecsim_DEPENDENCIES = drivers/libshim.a sim/libsim.a models/libmodels.a
+
+# The scenarios compiled into fecsim: the default and everything it includes.
+BUILTIN_SCENARIOS = default.ini imx6q/copybreak-stock-idle.ini imx6q/copybreak-common.ini profiles/imx6q.ini
+sim/builtin_scenarios.h: $(BUILTIN_SCENARIOS:%=$(srcdir)/scenarios/%) $(srcdir)/sim/embed-scenarios.sh
+	$(AM_V_GEN)$(MKDIR_P) sim && $(SHELL) $(srcdir)/sim/embed-scenarios.sh $(srcdir)/scenarios \
+		$(BUILTIN_SCENARIOS) > $@.tmp && mv $@.tmp $@
+
+# Git revision at build time; rewritten only when it changes.
+sim/version.h: FORCE
+	@rev=`cd $(srcdir) && git describe --always --dirty 2>/dev/null || echo unknown`; \
+	echo "#define FECSIM_GIT_REVISION \"$$rev\"" > $@.tmp; \
+	if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+.PHONY: FORCE
+FORCE:
+
+BUILT_SOURCES += sim/builtin_scenarios.h sim/version.h
+CLEANFILES += sim/builtin_scenarios.h sim/version.h
+EXTRA_DIST += sim/embed-scenarios.sh
 
 noinst_PROGRAMS += sim/demo_sync
 sim_demo_sync_SOURCES = sim/demo_sync.cc
 sim_demo_sync_LDADD = $(MODELS_LIBS)
 
-.PHONY: demo
+.PHONY: demo run docs
 demo: sim/demo_sync
 	./sim/demo_sync
+
+# The built-in default scenario, end to end.
+run: sim/fecsim
+	./sim/fecsim run
+
+# Regenerate the docs that come from the parameter and statistics tables.
+docs: sim/fecsim
+	$(AM_V_GEN)./sim/fecsim list-params --markdown > $(srcdir)/docs/scenario-format.md && \
+	$(MKDIR_P) $(srcdir)/docs/models && \
+	for g in `./sim/fecsim list-params --markdown --names`; do \
+		./sim/fecsim list-params --markdown $$g > $(srcdir)/docs/models/$$g.md || exit 1; \
+	done

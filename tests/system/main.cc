@@ -1,8 +1,10 @@
-// Tier (c): driver in the loop.
+// Tier (c): the driver in the loop, and the fecsim program end to end
+// (tests spawn sim/fecsim: FECSIM, set by tests/local.mk).
 #include "tests/lib.h"
 
 int main()
 {
-    static Suite* (*const suites[])(void) = {suite_driver, suite_timing, suite_coherence};
+    static Suite* (*const suites[])(void) = {suite_driver,  suite_timing,    suite_coherence,
+                                             suite_cli_run, suite_cli_sweep, suite_cli_help};
     return tests_run(suites, sizeof suites / sizeof suites[0]);
 }

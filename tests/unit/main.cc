@@ -3,6 +3,7 @@
 
 int main()
 {
-    static Suite* (*const suites[])(void) = {suite_timeline, suite_params, suite_cache_array};
+    static Suite* (*const suites[])(void) = {suite_timeline, suite_params, suite_cache_array, suite_units,
+                                                suite_loader};
     return tests_run(suites, sizeof suites / sizeof suites[0]);
 }

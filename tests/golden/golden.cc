@@ -1,0 +1,99 @@
+// Tier (d): the four calibration scenarios (scenarios/imx6q/copybreak-*.ini),
+// shortened to 200 ms, against the summary values stored in
+// tests/golden/copybreak.ref (`make golden-update` rewrites it). Simulation is
+// deterministic; the tolerances only absorb floating-point differences
+// between hosts, so a change that moves a number fails here until the
+// reference is updated on purpose (and docs/calibration.md rechecked).
+#include "tests/lib.h"
+#include "tests/system/cli.h"
+#include <cmath>
+#include <fstream>
+#include <json-glib/json-glib.h>
+#include <map>
+#include <sstream>
+
+struct ref_row {
+    double value, tol;  // tol: absolute, or relative when rel
+    bool rel;
+};
+
+static std::map<std::string, std::map<std::string, ref_row>> load_ref()
+{
+    std::map<std::string, std::map<std::string, ref_row>> r;
+    std::ifstream f(fecsim_srcdir() + "/tests/golden/copybreak.ref");
+    ck_assert_msg(f.good(), "cannot read tests/golden/copybreak.ref");
+    std::string line;
+    while (std::getline(f, line)) {
+        if (line.empty() || line[0] == '#')
+            continue;
+        std::istringstream ss(line);
+        std::string cs, key, tol;
+        double v;
+        ss >> cs >> key >> v >> tol;
+        const bool rel = !tol.empty() && tol.back() == '%';
+        r[cs][key] = {v, std::stod(rel ? tol.substr(0, tol.size() - 1) : tol) / (rel ? 100.0 : 1.0), rel};
+    }
+    return r;
+}
+
+// "a.b" path into the summary object.
+static double json_num(JsonObject* o, const std::string& path)
+{
+    const size_t dot = path.find('.');
+    if (dot == std::string::npos) {
+        ck_assert_msg(json_object_has_member(o, path.c_str()), "summary has no %s", path.c_str());
+        return json_object_get_double_member(o, path.c_str());
+    }
+    JsonObject* sub = json_object_get_object_member(o, path.substr(0, dot).c_str());
+    ck_assert_msg(sub, "summary has no %s", path.substr(0, dot).c_str());
+    return json_num(sub, path.substr(dot + 1));
+}
+
+static void check_case(const char* cs)
+{
+    const auto ref = load_ref();
+    auto it = ref.find(cs);
+    ck_assert_msg(it != ref.end(), "no reference for %s", cs);
+    const std::string out = tmp_dir();
+    const proc_result p = fecsim({"run", fecsim_srcdir() + "/scenarios/imx6q/copybreak-" + cs + ".ini", "--json",
+                                  "--quiet", "-o", "scenario.duration=200ms", "--out", out});
+    ck_assert_msg(p.status == 0, "fecsim exit %d: %s", p.status, p.err.c_str());
+    JsonParser* jp = json_parser_new();
+    ck_assert(json_parser_load_from_data(jp, p.out.c_str(), -1, nullptr));
+    JsonObject* o = json_node_get_object(json_parser_get_root(jp));
+    for (const auto& [key, row] : it->second) {
+        const double got = json_num(o, key);
+        const double lim = row.rel ? row.tol * std::fabs(row.value) : row.tol;
+        ck_assert_msg(std::fabs(got - row.value) <= lim, "%s %s: %.6g, reference %.6g (tolerance %.3g)", cs,
+                      key.c_str(), got, row.value, lim);
+    }
+    g_object_unref(jp);
+    rm_rf(out);
+}
+
+START_TEST(test_stock_idle) { check_case("stock-idle"); }
+END_TEST
+START_TEST(test_stock_stress) { check_case("stock-stress"); }
+END_TEST
+START_TEST(test_patched_idle) { check_case("patched-idle"); }
+END_TEST
+START_TEST(test_patched_stress) { check_case("patched-stress"); }
+END_TEST
+
+Suite* suite_golden(void)
+{
+    Suite* s = suite_create("golden");
+    TCase* tc = tests_tcase("copybreak", 240);
+    tcase_add_test(tc, test_stock_idle);
+    tcase_add_test(tc, test_stock_stress);
+    tcase_add_test(tc, test_patched_idle);
+    tcase_add_test(tc, test_patched_stress);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main()
+{
+    static Suite* (*const suites[])(void) = {suite_golden};
+    return tests_run(suites, 1);
+}

@@ -1,0 +1,341 @@
+// Scenario loader: includes, overrides, later-wins, every error path with
+// its exact message shape, and the resolved-file round trip.
+#include "tests/lib.h"
+#include <ftw.h>
+#include <glib.h>
+#include <string>
+#include <vector>
+#include "sim/registry.h"
+#include "sim/scenario.h"
+
+using namespace sim;
+
+namespace {
+
+std::string g_dir;  // per test (each test runs in its own process)
+
+int rm_one(const char* p, const struct stat*, int, struct FTW*) { return remove(p); }
+
+void setup()
+{
+    gchar* d = g_dir_make_tmp("fecsim-loader-XXXXXX", nullptr);
+    ck_assert_ptr_nonnull(d);
+    g_dir = d;
+    g_free(d);
+}
+
+void teardown() { nftw(g_dir.c_str(), rm_one, 16, FTW_DEPTH | FTW_PHYS); }
+
+// Writes <dir>/<name> and returns its path.
+std::string put(const std::string& name, const std::string& text)
+{
+    const std::string p = g_dir + "/" + name;
+    gchar* parent = g_path_get_dirname(p.c_str());
+    g_mkdir_with_parents(parent, 0777);
+    g_free(parent);
+    ck_assert(g_file_set_contents(p.c_str(), text.c_str(), -1, nullptr));
+    return p;
+}
+
+struct loaded {
+    bool ok;
+    resolved_scenario r;
+    std::vector<std::string> errors;
+};
+
+// Read files, apply -o overrides, resolve.
+loaded load(const std::vector<std::string>& files, const std::vector<std::string>& overrides = {})
+{
+    loaded l;
+    raw_scenario raw;
+    for (const auto& f : files)
+        scenario_read(f, &raw, &l.errors);
+    for (const auto& o : overrides) {
+        std::string err;
+        if (!scenario_override(o, &raw, &err))
+            l.errors.push_back(err);
+    }
+    scenario_resolve(raw, &l.r, &l.errors);
+    l.ok = l.errors.empty();
+    return l;
+}
+
+void expect_error(const loaded& l, const std::string& exact)
+{
+    ck_assert_msg(!l.ok, "expected an error: %s", exact.c_str());
+    bool found = false;
+    for (const auto& e : l.errors)
+        found |= e == exact;
+    std::string all;
+    for (const auto& e : l.errors)
+        all += "\n  " + e;
+    ck_assert_msg(found, "expected error\n  %s\ngot:%s", exact.c_str(), all.c_str());
+}
+
+} // namespace
+
+START_TEST(test_builtin_default_resolves)
+{
+    loaded l = load({"builtin:default.ini"});
+    ck_assert_msg(l.ok, "%s", l.errors.empty() ? "" : l.errors[0].c_str());
+    CK_STR_EQ(l.r.cfg.scenario.id.c_str(), "default");
+    ck_assert_uint_eq(l.r.cfg.cpu.cores, 4);
+    ck_assert_uint_eq(l.r.cfg.mem.l2.size_bytes, 1u << 20);
+    ck_assert_uint_eq(l.r.files.size(), 4);  // default, stock-idle, copybreak-common, profiles/imx6q
+}
+END_TEST
+
+START_TEST(test_includes_and_later_wins)
+{
+    put("profiles/soc.ini", "[cpu]\ncores=2\n[l2]\nsize=512KiB\n[l1]\nsize=16KiB\n");
+    put("base.ini", "[scenario]\nid=base\ninclude=profiles/soc.ini\nduration=2ms\n[l2]\nsize=256KiB\n");
+    const std::string top = put("sub/top.ini", "[scenario]\nid=top\ninclude=../base.ini\n\n[l2]\nassoc=8\n");
+    loaded l = load({top});
+    ck_assert_msg(l.ok, "%s", l.errors.empty() ? "" : l.errors[0].c_str());
+    CK_STR_EQ(l.r.cfg.scenario.id.c_str(), "top");             // includer over include
+    ck_assert_uint_eq(l.r.cfg.mem.l2.size_bytes, 256 * 1024);  // base over profile
+    ck_assert_uint_eq(l.r.cfg.mem.l1.size_bytes, 16 * 1024);   // from the profile
+    ck_assert_uint_eq(l.r.cfg.cpu.cores, 2);
+    ck_assert_uint_eq(l.r.cfg.mem.l2.assoc, 8);
+    ck_assert_uint_eq(l.r.cfg.scenario.duration_ps, 2000000000ull);
+    // Provenance: the winning value's file and line.
+    CK_STR_EQ(l.r.set_at.at("l2.size").str().c_str(), (g_dir + "/base.ini:6").c_str());
+    CK_STR_EQ(l.r.set_at.at("cpu.cores").str().c_str(), (g_dir + "/profiles/soc.ini:2").c_str());
+    ck_assert(l.r.set_at.find("l1.assoc") == l.r.set_at.end());  // default
+}
+END_TEST
+
+START_TEST(test_overrides_and_layers)
+{
+    const std::string a = put("a.ini", "[scenario]\nid=a\n[l2]\nsize=256KiB\nassoc=8\n");
+    const std::string b = put("b.ini", "[l2]\nsize=512KiB\n");
+    loaded l = load({a, b}, {"l2.assoc=4", "scenario.seed=9", "l2.assoc=2"});
+    ck_assert_msg(l.ok, "%s", l.errors.empty() ? "" : l.errors[0].c_str());
+    ck_assert_uint_eq(l.r.cfg.mem.l2.size_bytes, 512 * 1024);  // later file wins
+    ck_assert_uint_eq(l.r.cfg.mem.l2.assoc, 2);                // last -o wins
+    ck_assert_uint_eq(l.r.cfg.scenario.seed, 9);
+    CK_STR_EQ(l.r.set_at.at("l2.assoc").str().c_str(), "-o l2.assoc=2");
+    // --seed and --patch go through the same raw layer; --patch appends.
+    const std::string p1 = put("one.patch", "--- a\n+++ b\n");
+    const std::string p2 = put("two.patch", "--- a\n+++ b\n");
+    const std::string c = put("c.ini", "[driver]\npatches=one.patch\n");
+    raw_scenario raw;
+    std::vector<std::string> errors;
+    scenario_read(c, &raw, &errors);
+    scenario_set(&raw, "scenario", "seed", "7", "--seed", "7");
+    scenario_set(&raw, "driver", "patches", p2, "--patch", p2);
+    resolved_scenario r;
+    ck_assert(scenario_resolve(raw, &r, &errors));
+    ck_assert_uint_eq(r.cfg.scenario.seed, 7);
+    ck_assert_uint_eq(r.strings.at("driver.patches").size(), 2);
+    ck_assert(r.strings.at("driver.patches")[0].find("one.patch") != std::string::npos);
+    ck_assert(r.strings.at("driver.patches")[1].find("two.patch") != std::string::npos);
+    ck_assert(r.strings.at("driver.patches")[0][0] == '/');  // recorded as absolute paths
+}
+END_TEST
+
+START_TEST(test_cycles_in_time)
+{
+    const std::string f = put("q.ini", "[cpu]\nclock=1GHz\n[scenario]\nquantum=3cycles\n");
+    loaded l = load({f});
+    ck_assert_msg(l.ok, "%s", l.errors.empty() ? "" : l.errors[0].c_str());
+    ck_assert_uint_eq(l.r.cfg.scenario.quantum_ps, 3000);
+}
+END_TEST
+
+START_TEST(test_unknown_names)
+{
+    const std::string f = put("bad.ini", "[scenario]\nid=x\n\n[l1]\nszie=32KiB\n\n[l3]\nsize=1MiB\n[cpu]\nline=32\n"
+                                         "[l2]\nmaint=5\n[zzzzzz]\n");
+    loaded l = load({f}, {"l2.siz=3", "foo.bar=1"});
+    expect_error(l, f + ":5: error: unknown key 'szie' in [l1]; did you mean 'size'?");
+    expect_error(l, f + ":7: error: unknown group [l3]; did you mean [l1] or [l2]?");
+    expect_error(l, f + ":10: error: unknown key 'line' in [cpu]; 'line' is a key of [l1], [l2]");
+    expect_error(l, f + ":12: error: unknown key 'maint' in [l2]; did you mean 'maint_line_cycles' or "
+                        "'maint_waits_for_drain'?");
+    expect_error(l, f + ":13: error: unknown group [zzzzzz] (known: [scenario] [soc] [cpu] [l1] [l2] [noc] [dram] "
+                        "[stress] [enet] [traffic] [kernel] [driver] [stack] [app])");
+    expect_error(l, "error: -o l2.siz=3: unknown key 'siz' in [l2]; did you mean 'size'?");
+    expect_error(l, "error: -o foo.bar=1: unknown group [foo] (known: [scenario] [soc] [cpu] [l1] [l2] [noc] [dram] "
+                    "[stress] [enet] [traffic] [kernel] [driver] [stack] [app])");
+    // Reported in reading order.
+    ck_assert(l.errors[0].find(":5:") != std::string::npos);
+}
+END_TEST
+
+START_TEST(test_bad_values)
+{
+    const std::string f = put("v.ini", "[scenario]\nduration=5\nseed=-1\n[l1]\nsize=64MiB\nreplacement=fifo\n"
+                                       "[l2]\nsize=32KB\n[cpu]\nclock=996MHz # fast\n[stress]\nenabled=maybe\n"
+                                       "[dram]\nlatency_cycles=2.5\n[scenario]\nid=../x\n");
+    loaded l = load({f});
+    expect_error(l,
+                 f + ":2: error: scenario.duration: '5' needs a unit: expected a time with a unit: ps, ns, us, ms, s, "
+                     "or cycles of the CPU clock, e.g. 21us or 1cycle");
+    expect_error(l, f + ":3: error: scenario.seed: '-1' is out of range: allowed 0 .. 9007199254740992");
+    expect_error(l, f + ":5: error: l1.size: '64MiB' is out of range: allowed 1KiB .. 16MiB");
+    expect_error(l, f + ":6: error: l1.replacement: 'fifo' is not one of: random, round_robin, lru");
+    expect_error(l, f + ":8: error: l2.size: '32KB': 'KB' is ambiguous: write KiB/MiB/GiB (powers of 1024) or "
+                        "kB/MB/GB (powers of 1000)");
+    expect_error(l, f + ":10: error: cpu.clock: '996MHz # fast': unknown unit 'MHz # fast': expected a frequency: Hz, "
+                        "kHz, MHz or GHz, e.g. 996MHz (a comment must be on a line of its own)");
+    expect_error(l, f + ":12: error: stress.enabled: 'maybe' is not a boolean: expected true/false, yes/no, on/off or "
+                        "1/0");
+    expect_error(l, f + ":14: error: dram.latency_cycles: '2.5' is not a whole number");
+    expect_error(l, f + ":16: error: scenario.id: '../x' is not a valid name: use letters, digits, '.', '_' and '-', "
+                        "not starting with '.'");
+    ck_assert_uint_eq(l.errors.size(), 9);
+}
+END_TEST
+
+START_TEST(test_file_errors)
+{
+    // Malformed lines, duplicates, keys outside groups.
+    const std::string f = put("m.ini", "size=1\n[l1]\nassoc=4\nassoc=8\njunk line\n[l2\n=5\n");
+    loaded l = load({f});
+    expect_error(l, f + ":1: error: key 'size' before the first [group]");
+    expect_error(l, f + ":4: error: duplicate key 'assoc' in [l1] (first set at line 3)");
+    expect_error(l, f + ":5: error: 'junk line' is neither key=value, [group] nor a # comment");
+    expect_error(l, f + ":6: error: malformed group header '[l2': expected [name]");
+    expect_error(l, f + ":7: error: missing key name before '='");
+    // Binary or non-UTF-8 files are refused with the line of the first bad byte.
+    const std::string u = put("u.ini", "[scenario]\ndescription=caf\xe9\n");
+    expect_error(load({u}), u + ":2: error: not valid UTF-8 text");
+    raw_scenario raw;
+    std::string err;
+    ck_assert(!scenario_override("scenario.description=caf\xe9", &raw, &err));
+    CK_STR_EQ(err, "error: -o scenario.description=...: the value is not valid UTF-8 text");
+    // Missing file, directory.
+    loaded m = load({g_dir + "/nope.ini"});
+    expect_error(m, "error: " + g_dir + "/nope.ini: no such file");
+    loaded d = load({g_dir});
+    expect_error(d, "error: " + g_dir + ": is a directory");
+}
+END_TEST
+
+START_TEST(test_include_errors)
+{
+    const std::string a = put("a.ini", "[scenario]\ninclude=b.ini\n");
+    put("b.ini", "# b includes c\n[scenario]\ninclude=c.ini\n");
+    put("c.ini", "[scenario]\ninclude=a.ini\n");
+    loaded l = load({a});
+    expect_error(l, g_dir + "/c.ini:2: error: include cycle: " + g_dir + "/a.ini -> " + g_dir + "/b.ini -> " + g_dir +
+                        "/c.ini -> " + g_dir + "/a.ini");
+    const std::string self = put("self.ini", "[scenario]\ninclude=self.ini\n");
+    expect_error(load({self}), self + ":2: error: include cycle: " + self + " -> " + self);
+    const std::string m = put("m.ini", "[scenario]\nid=m\ninclude=profiles/none.ini\n");
+    expect_error(load({m}), m + ":3: error: cannot include '" + g_dir + "/profiles/none.ini': no such file");
+    // -o cannot include.
+    expect_error(load({m}, {"scenario.include=x.ini"}),
+                 "error: -o scenario.include=x.ini: scenario.include can only be set in a scenario file");
+}
+END_TEST
+
+START_TEST(test_option_errors)
+{
+    raw_scenario raw;
+    std::string err;
+    ck_assert(!scenario_override("l2.size", &raw, &err));
+    CK_STR_EQ(err.c_str(), "error: -o l2.size: expected group.key=value, e.g. -o l2.size=512KiB");
+    ck_assert(!scenario_override("size=1MiB", &raw, &err));
+    ck_assert(!scenario_override("a.b.c=1", &raw, &err));
+    ck_assert(!scenario_override(".x=1", &raw, &err));
+    ck_assert(scenario_override("l2.size= 1MiB", &raw, &err));
+    CK_STR_EQ(raw.values.back().text.c_str(), "1MiB");
+    const std::string f = put("p.ini", "[driver]\npatches=missing.patch\n");
+    expect_error(load({f}), f + ":2: error: driver.patches: 'missing.patch': no such file (looked for " + g_dir +
+                                "/missing.patch)");
+}
+END_TEST
+
+START_TEST(test_rules_name_the_last_key)
+{
+    const std::string f = put("r.ini", "[l1]\nsize=48KiB\n");
+    expect_error(load({f}), f + ":2: error: the number of sets (l1.size / (l1.assoc * l1.line)) must be a power of "
+                                "two (l1.size=48KiB, l1.assoc=4, l1.line=32B)");
+    expect_error(load({f}, {"l1.size=32KiB", "stress.enabled=true", "stress.core=3", "stress.workers=2"}),
+                 "error: -o stress.workers=2: the memory hog's workers run on cores stress.core .. stress.core + "
+                 "stress.workers - 1, which must exist (cpu.cores) (stress.core=3, stress.workers=2, cpu.cores=4, "
+                 "stress.enabled=true)");
+}
+END_TEST
+
+// A resolved file loads back to the identical configuration, compared key by key.
+START_TEST(test_resolved_round_trip)
+{
+    const std::string patch = put("x.patch", "--- a\n+++ b\n");
+    loaded l =
+        load({"builtin:default.ini"}, {"l2.size=256KiB", "l1.replacement=lru", "scenario.quantum=7cycles",
+                                       "stress.enabled=true", "scenario.description=round; trip \\ test",
+                                       "driver.patches=" + patch, "dram.clock=533.5MHz", "scenario.duration=21.28us"});
+    ck_assert_msg(l.ok, "%s", l.errors.empty() ? "" : l.errors[0].c_str());
+    const std::string text = scenario_dump(l.r, " header line");
+    const std::string path = put("resolved.ini", text);
+    loaded back = load({path});
+    ck_assert_msg(back.ok, "%s", back.errors.empty() ? "" : back.errors[0].c_str());
+    size_t keys = 0;
+    for (const auto& g : registry_groups()) {
+        for (const auto& k : g.keys(false)) {
+            const std::string a = scenario_value(l.r, g, k), b = scenario_value(back.r, g, k);
+            ck_assert_msg(a == b, "%s.%s: '%s' != '%s'", g.name, k.c_str(), a.c_str(), b.c_str());
+            keys++;
+        }
+        if (g.table) {  // and the stored numbers themselves
+            const void* ca = g.config(l.r.cfg);
+            const void* cb = g.config(back.r.cfg);
+            for (const auto& d : *g.table)
+                ck_assert_msg(models::param_get(ca, d) == models::param_get(cb, d), "%s.%s", g.name, d.key);
+        }
+    }
+    ck_assert_uint_gt(keys, 50);
+    CK_STR_EQ(scenario_canonical(l.r).c_str(), scenario_canonical(back.r).c_str());
+    CK_STR_EQ(scenario_hash(l.r).c_str(), scenario_hash(back.r).c_str());
+    CK_STR_EQ(back.r.cfg.scenario.description.c_str(), "round; trip \\ test");
+    // Every key is in the file, with a comment.
+    ck_assert(text.find("c2c_cycles=20") != std::string::npos);
+    ck_assert(text.find("# SCU transfer of a line held by another core's L1") != std::string::npos);
+    ck_assert(text.find("\ninclude=") == std::string::npos);
+}
+END_TEST
+
+START_TEST(test_registry_consistent)
+{
+    // scenario_config's hand-written defaults (sim/soc.h) equal its table's.
+    sim::scenario_config def;
+    sim::scenario_config fromtable;
+    models::param_defaults(&fromtable, scenario_param_table);
+    for (const auto& d : scenario_param_table)
+        ck_assert_msg(models::param_get(&def, d) == models::param_get(&fromtable, d), "scenario.%s", d.key);
+    for (const auto& g : registry_groups()) {
+        if (g.table)
+            CK_STR_EQ(g.table->group, g.name);
+        const auto keys = g.keys();
+        for (size_t i = 0; i < keys.size(); i++)
+            for (size_t j = i + 1; j < keys.size(); j++)
+                ck_assert_msg(keys[i] != keys[j], "[%s] %s twice", g.name, keys[i].c_str());
+    }
+    CK_STR_EQ(closest_name("assco", {"assoc", "size"}).c_str(), "'assoc'");
+    CK_STR_EQ(closest_name("zzzzzz", {"assoc", "size"}).c_str(), "");
+}
+END_TEST
+
+Suite* suite_loader(void)
+{
+    Suite* s = suite_create("loader");
+    TCase* tc = tests_tcase("core", TEST_TIMEOUT_UNIT);
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, test_builtin_default_resolves);
+    tcase_add_test(tc, test_includes_and_later_wins);
+    tcase_add_test(tc, test_overrides_and_layers);
+    tcase_add_test(tc, test_cycles_in_time);
+    tcase_add_test(tc, test_unknown_names);
+    tcase_add_test(tc, test_bad_values);
+    tcase_add_test(tc, test_file_errors);
+    tcase_add_test(tc, test_include_errors);
+    tcase_add_test(tc, test_option_errors);
+    tcase_add_test(tc, test_rules_name_the_last_key);
+    tcase_add_test(tc, test_resolved_round_trip);
+    tcase_add_test(tc, test_registry_consistent);
+    suite_add_tcase(s, tc);
+    return s;
+}
