@@ -26,6 +26,14 @@ static const param_desc k_driver_rows[] = {
 const param_table driver_param_table = {"driver", "the driver under test: copybreak and ring sizes",
                                         k_driver_rows, sizeof k_driver_rows / sizeof k_driver_rows[0]};
 
+static const param_desc k_output_rows[] = {
+#define P(...) FEC_PARAM_TABLE_ROW(output_config, __VA_ARGS__)
+#include "sim/output_params.def"
+#undef P
+};
+const param_table output_param_table = {"output", "what a run records besides its statistics: the time series",
+                                        k_output_rows, sizeof k_output_rows / sizeof k_output_rows[0]};
+
 static cache::hierarchy_config seeded(const soc_config& c)
 {
     cache::hierarchy_config h = c.mem;
@@ -102,10 +110,45 @@ soc::soc(const soc_config& cfg) : m_cfg(cfg), m_mem(seeded(cfg))
         m_cores[cfg.app.core]->add_task(m_app.get());
         m_kernel->set_socket_reader(m_cores[cfg.app.core].get());
     }
-    m_series_cols = {"time_s", "rx_fifo_hwm_bytes", "mac_drops", "irqs", "delivered"};
+    m_series_cols = {"time_s",      "rx_fifo_bytes", "rx_bds_ready", "irq_line", "napi_polling",
+                     "mac_drops",   "socket_drops",  "delivered",    "cpu0_busy_pct"};
+    if (cfg.output.series)
+        sc_core::sc_spawn([this] { sampler(); }, "sampler");
 }
 
 soc::~soc() = default;
+
+// Samples the receive path every output.sample_interval: FIFO level, ring
+// descriptors the MAC filled and the driver has not taken, the interrupt
+// line, whether NAPI is polling (the device's RX interrupt masked), counters.
+void soc::sampler()
+{
+    const tick_t dt = m_cfg.output.sample_interval_ps;
+    uint64_t busy_prev = 0;
+    for (;;) {
+        sc_core::wait(from_ps(dt));
+        uint64_t rx = 0, drop = 0, err = 0, fifo_err = 0;
+        if (m_ndev)
+            shim_netdev_counters(m_ndev, &rx, &drop, &err, &fifo_err);
+        const auto& es = m_enet->stats();
+        const uint32_t fifo = m_enet->rx_fifo_level();
+        const uint64_t written = m_pre_written + es.rx_delivered;
+        const uint32_t ready = (uint32_t)(written > rx + err ? written - rx - err : 0);
+        const auto& cs = m_cores[m_cfg.cpu.irq_core]->stats();
+        const uint64_t busy = cs.irq_ps + cs.softirq_ps + cs.sys_ps + cs.user_ps;
+        const bool polling = m_ndev && !m_irq.read() && ready > 0;
+        m_fifo_sig.write(fifo);
+        m_ready_sig.write(ready);
+        m_napi_sig.write(polling);
+        const struct shim_net_stats* ns = shim_net_stats();
+        m_series.push_back({(double)now_ps() / PS_PER_S, (double)fifo, (double)ready, m_irq.read() ? 1.0 : 0.0,
+                            polling ? 1.0 : 0.0, (double)(m_pre_mac_drops + es.rx_fifo_drops + es.rx_truncated),
+                            (double)(m_pre_sock_drops + ns->udp_rcvbuf_errors),
+                            (double)(m_pre_delivered + (m_app ? m_app->stats().verified : 0)),
+                            100.0 * (double)(busy >= busy_prev ? busy - busy_prev : busy) / (double)dt});  // reset: since then
+        busy_prev = busy;
+    }
+}
 
 void soc::boot()
 {
@@ -143,6 +186,14 @@ soc::snapshot soc::take_snapshot()
 
 void soc::reset_stats()
 {
+    {
+        const auto& es = m_enet->stats();
+        m_pre_written += es.rx_delivered;
+        m_pre_mac_drops += es.rx_fifo_drops + es.rx_truncated;
+        m_pre_sock_drops += shim_net_stats()->udp_rcvbuf_errors;
+        if (m_app)
+            m_pre_delivered += m_app->stats().verified;
+    }
     for (auto& l : m_mem.l1)
         l->reset_stats();
     m_mem.l2.reset_stats();
@@ -242,6 +293,9 @@ run_summary soc::run()
 void soc::trace(sc_core::sc_trace_file* tf) const
 {
     sc_core::sc_trace(tf, m_irq, "enet_irq");
+    sc_core::sc_trace(tf, m_fifo_sig, "rx_fifo_bytes");
+    sc_core::sc_trace(tf, m_ready_sig, "rx_bds_ready");
+    sc_core::sc_trace(tf, m_napi_sig, "napi_polling");
 }
 
 void soc::visit_stats(const stat_visitor& v) const

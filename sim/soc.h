@@ -49,6 +49,13 @@ struct driver_config {
 };
 extern const models::param_table driver_param_table;
 
+struct output_config {
+#define P FEC_PARAM_STRUCT_MEMBER
+#include "sim/output_params.def"
+#undef P
+};
+extern const models::param_table output_param_table;
+
 struct soc_config {
     scenario_config scenario;
     models::cpu::cpu_config cpu;          // [cpu]
@@ -59,6 +66,7 @@ struct soc_config {
     stack_config stack;                   // [stack]
     driver_config driver;                 // [driver]
     app_config app;                       // [app]
+    output_config output;                 // [output]
 };
 
 // i.MX6Q memory map and interrupt of the ENET (imx6qdl.dtsi).
@@ -121,6 +129,12 @@ private:
     std::unique_ptr<app_task> m_app;
     sc_core::sc_signal<bool> m_irq{"enet_irq"};
     sc_core::sc_signal<bool> m_no_irq{"no_irq"};
+    void sampler();
+    // Counters the warm-up reset cleared, kept so the series stays cumulative from 0.
+    uint64_t m_pre_written = 0, m_pre_mac_drops = 0, m_pre_sock_drops = 0, m_pre_delivered = 0;
+    // Sampled signals for VCD (updated every output.sample_interval).
+    sc_core::sc_signal<uint32_t> m_fifo_sig{"rx_fifo_bytes"}, m_ready_sig{"rx_bds_ready"};
+    sc_core::sc_signal<bool> m_napi_sig{"napi_polling"};
     void* m_ndev = nullptr;
     void* m_driver = nullptr;
     // Counters that cannot be reset (the driver's), sampled at the end of warm-up.
