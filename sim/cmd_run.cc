@@ -98,7 +98,7 @@ static int print_existing(const std::string& dir, bool json, bool quiet)
 int cmd_run(const cli& c, int argc, char** argv)
 {
     scenario_options so;
-    gboolean json = false, quiet = false, show_progress = false;
+    gboolean json = false, quiet = false, show_progress = false, strict = false;
     gchar* out = nullptr;
     gchar* run_dir_opt = nullptr;
     gchar* trace = nullptr;
@@ -114,6 +114,9 @@ int cmd_run(const cli& c, int argc, char** argv)
                  "finished run, do nothing (this is what makes sweeps resumable)",
                  "DIR"});
     e.push_back({"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "No summary and no progress on stderr", nullptr});
+    e.push_back({"strict-coherence", 0, 0, G_OPTION_ARG_NONE, &strict,
+                 "Exit with status 1 if the DMA coherence checker reports any violation (results are kept)",
+                 nullptr});
     e.push_back({"progress", 0, 0, G_OPTION_ARG_NONE, &show_progress,
                  "Show progress even when stderr is not a terminal", nullptr});
     e.push_back({"trace", 0, 0, G_OPTION_ARG_STRING, &trace,
@@ -272,6 +275,11 @@ int cmd_run(const cli& c, int argc, char** argv)
         std::fflush(stdout);
     }
     json_node_unref(node);
+    if (strict && sum.coherence_violations) {
+        std::fprintf(stderr, "fecsim run: --strict-coherence: %llu DMA coherence violation%s\n",
+                     (unsigned long long)sum.coherence_violations, sum.coherence_violations == 1 ? "" : "s");
+        return EXIT_CHECK_FAILED;
+    }
     return EXIT_OK;
 }
 

@@ -3,6 +3,7 @@
 #include "tests/lib.h"
 #include "tests/system/sys.h"
 #include "drivers/shim/simhost.h"
+#include "tests/system/cli.h"
 #include <cstring>
 
 using namespace models;
@@ -141,6 +142,24 @@ START_TEST(test_api_misuse_and_shared_line)
 }
 END_TEST
 
+// From the command line: --strict-coherence turns a violation into exit 1,
+// the summary lists it with its kind and driver site.
+START_TEST(test_strict_coherence_cli)
+{
+    const std::string out = tmp_dir();
+    const std::string sc = fecsim_srcdir() + "/scenarios/imx6q/copybreak-";
+    proc_result bad = fecsim({"run", sc + "patched-idle.ini", "-o", "scenario.duration=20ms", "-o",
+                              "driver.rx_ring_size=16", "--strict-coherence", "--json", "--quiet", "--out", out});
+    ck_assert_msg(bad.status == 1, "exit %d: %s", bad.status, bad.err.c_str());
+    ck_assert_msg(bad.out.find("\"kind\" : \"device_write_cpu_owned\"") != std::string::npos, "%s", bad.out.c_str());
+    ck_assert_msg(bad.out.find("fec_enet_copybreak (fec_main.c:") != std::string::npos, "%s", bad.out.c_str());
+    proc_result good = fecsim({"run", sc + "stock-idle.ini", "-o", "scenario.duration=20ms", "-o",
+                               "driver.rx_ring_size=16", "--strict-coherence", "--quiet", "--out", out});
+    ck_assert_msg(good.status == 0, "exit %d: %s", good.status, good.err.c_str());
+    rm_rf(out);
+}
+END_TEST
+
 Suite* suite_coherence(void)
 {
     Suite* s = suite_create("coherence");
@@ -154,6 +173,7 @@ Suite* suite_coherence(void)
     tcase_add_test(tc, test_balanced_clean_on_a9);
     tcase_add_test(tc, test_balanced_clean_on_a53);
     tcase_add_test(tc, test_api_misuse_and_shared_line);
+    tcase_add_test(tc, test_strict_coherence_cli);
     suite_add_tcase(s, tc);
     return s;
 }
