@@ -1,10 +1,23 @@
-# bench/: speed benchmarks (make bench); never part of make check.
+# bench/: speed benchmarks (make bench) and the callgrind profile (make
+# profile); never part of make check. Both run bench/run.sh (see its header
+# for the benchmarks, BENCH_RUNS and BENCH_ONLY); they write the generated
+# sections of bench/results.md and leave run outputs in bench/out/ and
+# bench/callgrind.out.fecsim (git-ignored).
 BENCH_BINS += bench/bench_cache
 EXTRA_PROGRAMS = bench/bench_cache
 bench_bench_cache_SOURCES = bench/cache_bench.cc
 bench_bench_cache_LDADD = $(MODELS_LIBS)
 CLEANFILES += $(BENCH_BINS)
+EXTRA_DIST += bench/run.sh bench/callgrind-sum.awk bench/gbit-64b.ini bench/results.md
 
-.PHONY: bench
-bench: $(BENCH_BINS)
-	@for b in $(BENCH_BINS); do ./$$b || exit 1; done
+.PHONY: bench profile
+bench: $(BENCH_BINS) sim/fecsim
+	$(SHELL) $(top_srcdir)/bench/run.sh bench
+
+profile: sim/fecsim
+	$(SHELL) $(top_srcdir)/bench/run.sh profile
+
+clean-local: clean-bench
+.PHONY: clean-bench
+clean-bench:
+	rm -rf bench/out bench/callgrind.out.fecsim
