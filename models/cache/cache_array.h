@@ -36,6 +36,8 @@ public:
         m_line = line_bytes;
         const size_t n = (size_t)m_sets * assoc;
         m_tag.assign(n, 0);
+        m_sig.assign(m_sets, 0);
+        m_set_bits = (unsigned)__builtin_ctz(m_sets);
         m_flags.assign(n, 0);
         m_rr.assign(m_sets, 0);
         if (repl == replacement_kind::lru)
@@ -55,7 +57,12 @@ public:
     int find(uint64_t pa) const
     {
         const uint64_t key = line_of(pa) + 1;
-        const size_t base = (size_t)set_of(pa) * m_assoc;
+        const unsigned set = set_of(pa);
+        // A per-set signature of the resident tags rejects most absent lines
+        // without scanning the ways (maintenance of invalidated buffers).
+        if (!(m_sig[set] & sig_bit(key)))
+            return -1;
+        const size_t base = (size_t)set * m_assoc;
         for (unsigned w = 0; w < m_assoc; w++)
             if (m_tag[base + w] == key)
                 return (int)(base + w);
@@ -99,7 +106,12 @@ public:
     void install(int slot, uint64_t pa, uint8_t f)
     {
         m_valid += m_tag[slot] == 0;
+        const bool replaced = m_tag[slot] != 0;
         m_tag[slot] = line_of(pa) + 1;
+        if (replaced)
+            resign(slot);
+        else
+            m_sig[slot / m_assoc] |= sig_bit(m_tag[slot]);
         m_flags[slot] = f;
         touch(slot);
     }
@@ -107,6 +119,7 @@ public:
     {
         m_valid -= m_tag[slot] != 0;
         m_tag[slot] = 0;
+        resign(slot);
         m_flags[slot] = 0;
     }
     void touch(int slot)
@@ -117,10 +130,30 @@ public:
     uint8_t* data(int slot) { return m_data.empty() ? nullptr : &m_data[(size_t)slot * m_line]; }
 
 private:
+    // Tag signature: one of 64 bits chosen from the line number's high bits
+    // (the low bits are the set index, equal within a set).
+    uint64_t sig_bit(uint64_t key) const
+    {
+        const uint64_t k = key >> m_set_bits;
+        return 1ull << ((k ^ (k >> 6) ^ (k >> 12)) & 63);
+    }
+    void resign(int slot)
+    {
+        const unsigned set = (unsigned)slot / m_assoc;
+        const size_t base = (size_t)set * m_assoc;
+        uint64_t s = 0;
+        for (unsigned w = 0; w < m_assoc; w++)
+            if (m_tag[base + w])
+                s |= sig_bit(m_tag[base + w]);
+        m_sig[set] = s;
+    }
+
     unsigned m_sets = 0, m_assoc, m_line = 0, m_line_shift = 0;
     replacement_kind m_repl;
     rng m_rng;
     std::vector<uint64_t> m_tag;  // line number + 1; 0 = invalid
+    std::vector<uint64_t> m_sig;  // per set: OR of sig_bit() of the valid tags
+    unsigned m_set_bits = 0;
     std::vector<uint8_t> m_flags;
     std::vector<uint32_t> m_rr;
     std::vector<uint64_t> m_stamp;
