@@ -4,16 +4,21 @@
 
 namespace {
 
+// CRC-32 (IEEE 802.3, reflected) tables for slicing by 8: t[0] is the
+// byte-at-a-time table, t[k] advances a byte k more positions.
 struct crc_table {
-    uint32_t t[256];
+    uint32_t t[8][256];
     crc_table()
     {
         for (uint32_t i = 0; i < 256; i++) {
             uint32_t c = i;
             for (int k = 0; k < 8; k++)
                 c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-            t[i] = c;
+            t[0][i] = c;
         }
+        for (uint32_t i = 0; i < 256; i++)
+            for (int k = 1; k < 8; k++)
+                t[k][i] = (t[k - 1][i] >> 8) ^ t[0][t[k - 1][i] & 0xFF];
     }
 };
 const crc_table k_crc;
@@ -61,8 +66,14 @@ extern "C" {
 uint32_t traffic_crc32_update(uint32_t crc, const uint8_t* p, size_t len)
 {
     uint32_t c = ~crc;
-    for (size_t i = 0; i < len; i++)
-        c = k_crc.t[(c ^ p[i]) & 0xFF] ^ (c >> 8);
+    const auto& t = k_crc.t;
+    for (; len >= 8; p += 8, len -= 8) {
+        const uint32_t lo = c ^ ((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24);
+        c = t[7][lo & 0xFF] ^ t[6][(lo >> 8) & 0xFF] ^ t[5][(lo >> 16) & 0xFF] ^ t[4][lo >> 24] ^ t[3][p[4]] ^
+            t[2][p[5]] ^ t[1][p[6]] ^ t[0][p[7]];
+    }
+    for (; len; p++, len--)
+        c = t[0][(c ^ *p) & 0xFF] ^ (c >> 8);
     return ~c;
 }
 
