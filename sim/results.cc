@@ -245,6 +245,17 @@ JsonNode* summary_node(const run_summary& s, const summary_extra& x)
     json_builder_end_object(b);
     obj("coherence");
     i("violations", s.coherence_violations);
+    // Extra key: each distinct violation, its kind, driver site and occurrences.
+    json_builder_set_member_name(b, "sites");
+    json_builder_begin_array(b);
+    for (const auto& v : s.violations) {
+        json_builder_begin_object(b);
+        str("kind", cv_kind_name(v.kind));
+        str("where", v.where);
+        i("count", v.count);
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
     json_builder_end_object(b);
     // Extra keys (not in the contract).
     str("description", x.description);
@@ -311,13 +322,14 @@ std::string summary_text(const run_summary& s, const summary_extra& x, const std
     line("  dma_sync      %llu calls, %llu lines, %llu cycles\n", (unsigned long long)s.dma_sync_calls,
          (unsigned long long)s.dma_sync_lines, (unsigned long long)s.dma_sync_cycles);
     line("  coherence     %llu violations\n", (unsigned long long)s.coherence_violations);
+    for (const auto& v : s.violations)
+        line("                %s at %s, %llu times\n", cv_kind_name(v.kind), v.where.c_str(), (unsigned long long)v.count);
     o += "  cpu           core    irq%  softirq%   sys%  user%  idle%\n";
     for (const auto& c : s.cpu)
         line("                %4u  %6.1f  %8.1f  %5.1f  %5.1f  %5.1f\n", c.core, c.irq_pct, c.softirq_pct, c.sys_pct,
              c.user_pct, c.idle_pct);
-    if (!x.patches.empty())
-        line("  driver        %zu patch%s recorded, not applied (the driver runner is not built yet)\n",
-             x.patches.size(), x.patches.size() == 1 ? "" : "es");
+    for (size_t k = 0; k < x.patches.size(); k++)
+        line("  %s%s\n", k ? "              " : "patch         ", x.patches[k].c_str());
     line("  log           %llu guest errors, %llu unimplemented, %llu warnings, %llu errors (sim.log)\n",
          (unsigned long long)x.log_guest_errors, (unsigned long long)x.log_unimplemented,
          (unsigned long long)x.log_warnings, (unsigned long long)x.log_errors);
