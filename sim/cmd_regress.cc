@@ -41,10 +41,10 @@
 namespace sim {
 
 const char* const k_examples_regress =
-    "  fecsim regress -j 2\n"
     "  fecsim regress --update-baseline --baseline my-baselines -o scenario.duration=20ms "
     "scenarios/regress/rx-46k-246-idle.ini\n"
-    "  fecsim regress --baseline my-baselines -o scenario.duration=20ms --patch "
+    "  fecsim regress --baseline my-baselines -o scenario.duration=20ms scenarios/regress/rx-46k-246-idle.ini\n"
+    "  fecsim regress --baseline my-baselines -o scenario.duration=20ms --changes-only --patch "
     "drivers/fec/patches/balanced-partial-sync.patch scenarios/regress/rx-46k-246-idle.ini\n"
     "  fecsim regress --baseline my-baselines -o scenario.duration=20ms --format=junit "
     "scenarios/regress/rx-46k-246-idle.ini > junit.xml\n";

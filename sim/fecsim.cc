@@ -23,8 +23,7 @@ const char* const k_examples_top =
     "  fecsim check scenarios/imx6q/*.ini\n"
     "  fecsim list-params l2\n"
     "  fecsim sweep scenarios/imx6q/copybreak-stock-idle.ini -o scenario.duration=50ms --vary l2.size=256KiB,512KiB,1MiB --name l2-size\n"
-    "  fecsim plot results/imx6q-copybreak-stock-idle/sweep-l2-size\n"
-    "  fecsim regress --changes-only -j 2\n";
+    "  fecsim plot results/imx6q-copybreak-stock-idle/sweep-l2-size\n";
 
 static void print_top_help(FILE* f)
 {
