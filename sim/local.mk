@@ -49,7 +49,7 @@ FORCE:
 
 BUILT_SOURCES += sim/builtin_scenarios.h sim/version.h
 CLEANFILES += sim/builtin_scenarios.h sim/version.h
-EXTRA_DIST += sim/embed-scenarios.sh
+EXTRA_DIST += sim/embed-scenarios.sh results/baselines
 
 noinst_PROGRAMS += sim/demo_sync
 sim_demo_sync_SOURCES = sim/demo_sync.cc

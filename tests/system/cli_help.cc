@@ -124,6 +124,11 @@ START_TEST(test_user_guide_works)
     ck_assert(r.err.find("typo.ini:4: error: unknown key 'szie' in [l2]; did you mean 'size'?") != std::string::npos);
     ck_assert(exists(g_tmp + "/results/imx6q-copybreak-stock-stress/sweep-l2-size/plots/loss.svg"));
     ck_assert(exists(g_tmp + "/results/imx6q-copybreak-stock-stress/sweep-vm-bytes/sweep.csv"));
+    // Regression checks: the partial-sync driver improves and is still a regression.
+    ck_assert(r.out.find("new violation: device_write_cpu_owned at fec_enet_") != std::string::npos);
+    ck_assert(r.out.find("exit status 1") != std::string::npos);
+    ck_assert(read_text(g_tmp + "/junit.xml").find("<testsuites name=\"fecsim regress\"") != std::string::npos);
+    ck_assert(r.out.find("regress-rx-30k-64-idle  cpu.0.idle_pct") != std::string::npos);
 }
 END_TEST
 
