@@ -110,16 +110,17 @@ std::vector<std::string> dir_scenarios(const std::string& dir)
     return v;
 }
 
-// What a baseline was recorded for: every resolved key but the driver's
-// source and patches (what regress varies); other paths by file name only,
-// so that baselines do not depend on where the tree is checked out.
+// What a baseline was recorded for: every resolved key but those of the
+// [driver] group, the driver under test, which regress varies (--patch,
+// --driver, -o driver.copybreak=...); other paths by file name only, so that
+// baselines do not depend on where the tree is checked out.
 std::map<std::string, std::string> scenario_identity(const resolved_scenario& r)
 {
     std::map<std::string, std::string> m;
     for (const auto& g : registry_groups())
         for (const auto& k : g.keys(false)) {
             const std::string name = std::string(g.name) + "." + k;
-            if (name == "driver.source" || name == "driver.patches" || name == "scenario.description")
+            if (std::string(g.name) == "driver" || name == "scenario.description")
                 continue;
             std::string v = scenario_value(r, g, k);
             const string_key* sk = g.find_string(k);
@@ -130,11 +131,24 @@ std::map<std::string, std::string> scenario_identity(const resolved_scenario& r)
     return m;
 }
 
+// The driver's tunables (copybreak, ring sizes) as run: recorded in the
+// baseline and reported when they differ, as part of the driver change.
+std::map<std::string, std::string> driver_keys(const resolved_scenario& r)
+{
+    std::map<std::string, std::string> m;
+    const group_entry* g = registry_find("driver");
+    for (const auto& k : g->keys(false))
+        if (k != "source" && k != "patches")
+            m["driver." + k] = scenario_value(r, *g, k);
+    return m;
+}
+
 struct scenario_job {
     std::string file;  // as given (or found in a directory)
     std::string id, description;
     const regress_suite* suite = nullptr;
     std::map<std::string, std::string> identity;
+    std::map<std::string, std::string> driver;  // driver_keys() as run
     std::shared_ptr<JsonParser> baseline;  // the baseline file, if any
     JsonObject* base_summary = nullptr;
     std::string run_dir, log;
@@ -194,6 +208,26 @@ std::vector<std::string> identity_diff(const scenario_job& j, std::vector<std::s
     return d;
 }
 
+// Driver tunables that differ from the baseline's ("driver.copybreak: 256 -> 0").
+std::vector<std::string> driver_diff(const scenario_job& j)
+{
+    std::vector<std::string> d;
+    JsonObject* o = json_node_get_object(json_parser_get_root(j.baseline.get()));
+    JsonNode* drv = json_object_get_member(o, "driver");
+    if (!drv || !JSON_NODE_HOLDS_OBJECT(drv))
+        return d;
+    JsonNode* keys = json_object_get_member(json_node_get_object(drv), "keys");
+    if (!keys || !JSON_NODE_HOLDS_OBJECT(keys))
+        return d;
+    JsonObject* ko = json_node_get_object(keys);
+    for (const auto& [k, v] : j.driver) {
+        const char* was = json_object_get_string_member_with_default(ko, k.c_str(), nullptr);
+        if (was && v != was)
+            d.push_back(k + ": " + was + " -> " + v);
+    }
+    return d;
+}
+
 // The baseline file of one finished run.
 std::string baseline_text(const scenario_job& j, const std::string& summary_path, const regress_report& rep,
                           std::string* err)
@@ -225,6 +259,10 @@ std::string baseline_text(const scenario_job& j, const std::string& summary_path
     for (const auto& x : rep.patches)
         json_array_add_string_element(pa, base_name(x).c_str());
     json_object_set_array_member(drv, "patches", pa);
+    JsonObject* dk = json_object_new();
+    for (const auto& [k, v] : j.driver)
+        json_object_set_string_member(dk, k.c_str(), v.c_str());
+    json_object_set_object_member(drv, "keys", dk);
     json_object_set_object_member(o, "driver", drv);
     JsonObject* keys = json_object_new();
     for (const auto& [k, v] : j.identity)
@@ -339,14 +377,15 @@ int cmd_regress(const cli& c, int argc, char** argv)
                         (mi.worse == worse_when::lower ? ", lower is worse" : "") + "\n";
     }
     const std::string summary =
-        "Run a suite of scenarios with a driver change (--patch, --driver) and compare every metric\n"
-        "of each run with the stored baseline, within the tolerances of the suite file. Prints a\n"
-        "table: scenario, metric, baseline, new, delta, tolerance and the verdict: ok, improved,\n"
-        "REGRESSED (worse by more than the tolerance) or new-violation (a DMA coherence violation,\n"
-        "by kind and driver function, that the baseline does not have: always a regression, also\n"
-        "when other metrics improved). Exit status 0: no regression; 1: something regressed;\n"
-        "2: bad input (unknown option or metric, missing baseline, a patch that does not apply,\n"
-        "a driver that does not compile), nothing written; 3: a run failed.\n"
+        "Run a suite of scenarios with a driver change (--patch, --driver, -o driver.KEY=VALUE) and\n"
+        "compare every metric of each run with the stored baseline, within the tolerances of the\n"
+        "suite file. Prints a table: scenario, metric, baseline, new, delta, tolerance and the\n"
+        "verdict: ok, improved, REGRESSED (worse by more than the tolerance) or new-violation (a\n"
+        "DMA coherence violation, by kind and driver function, that the baseline does not have:\n"
+        "always a regression, also when other metrics improved).\n"
+        "Exit status: 0 no regression; 1 something regressed; 2 bad input (unknown option or\n"
+        "metric, missing baseline, baseline of another scenario, a patch that does not apply, a\n"
+        "driver that does not compile), nothing written; 3 a run failed.\n"
         "SUITE: scenario files and directories of them (every .ini but suite.ini); default: the\n"
         "source tree's scenarios/regress. Tolerances: suite.ini next to the scenarios (else the\n"
         "default suite's), a [tolerances] group of metric=tolerance lines: 0.5 (absolute, in the\n"
@@ -432,6 +471,7 @@ int cmd_regress(const cli& c, int argc, char** argv)
         j.description = r.cfg.scenario.description;
         j.suite = suites[f.second].get();
         j.identity = scenario_identity(id_r);
+        j.driver = driver_keys(r);
         for (const auto& o : jv)
             if (o.id == j.id) {
                 std::fprintf(stderr, "error: %s and %s are both scenario '%s': a baseline is kept per scenario id\n",
@@ -634,6 +674,8 @@ int cmd_regress(const cli& c, int argc, char** argv)
             return EXIT_RUN_FAILED;
         }
         compare_summaries(j.base_summary, json_node_get_object(json_parser_get_root(p)), *j.suite, &s);
+        if (j.baseline)
+            s.driver_changes = driver_diff(j);
         g_object_unref(p);
         if (update) {
             const std::string t = baseline_text(j, j.run_dir + "/summary.json", rep, &err);

@@ -484,6 +484,9 @@ std::string report_text(const regress_report& rep, bool changes_only)
         for (const auto& n : l.notes)
             o += std::string(w[0] + 2, ' ') + "  " + n + "\n";
     }
+    for (const auto& s : rep.scenarios)
+        for (const auto& d : s.driver_changes)
+            o += s.id + ": driver tunable changed since the baseline: " + d + "\n";
     const auto c = rep.count();
     if (rep.update) {
         o += "fecsim regress: baselines of " + plural(rep.scenarios.size(), "scenario", "scenarios") +
@@ -593,6 +596,11 @@ std::string report_json(const regress_report& rep)
             str("verdict", s.compared ? verdict_name(r.v) : "recorded");
             json_builder_end_object(b);
         }
+        json_builder_end_array(b);
+        json_builder_set_member_name(b, "driver_changes");
+        json_builder_begin_array(b);
+        for (const auto& d : s.driver_changes)
+            json_builder_add_string_value(b, d.c_str());
         json_builder_end_array(b);
         json_builder_set_member_name(b, "violations");
         json_builder_begin_object(b);

@@ -99,6 +99,7 @@ struct scenario_report {
     std::vector<metric_row> rows;
     std::vector<cv_site> sites;                      // violations of this run
     std::vector<cv_site> new_sites, gone_sites;      // vs the baseline
+    std::vector<std::string> driver_changes;         // driver tunables vs the baseline ("driver.copybreak: 256 -> 0")
     bool regressed() const;
 };
 

@@ -285,6 +285,15 @@ START_TEST(test_bad_input)
     const auto kept = entries(out + "/regress");
     ck_assert_uint_eq(kept.size(), 1);
     ck_assert_uint_eq(entries(out + "/regress", true).size(), 1);  // no temporary directory left
+    // Not bad input: a [driver] key is part of the driver under test, compared and named.
+    proc_result t = fecsim(args({"regress", "--baseline", g_tmp + "/base", "-o", "driver.copybreak=0"}, {sc}));
+    ck_assert_msg(t.status == 0 || t.status == 1, "exit %d: %s", t.status, t.err.c_str());
+    ck_assert_msg(t.out.find("regress-rx-10k-246-idle: driver tunable changed since the baseline: driver.copybreak: "
+                             "256B -> 0B") != std::string::npos,
+                  "%s", t.out.c_str());
+    for (const auto& e : entries(out + "/regress"))
+        if (e.size() < 9 || e.compare(e.size() - 9, 9, "-baseline") != 0)
+            rm_rf(out + "/regress/" + e);  // keep only the recording's
 
     // A suite file with mistakes: every one with FILE:LINE.
     const std::string dir = g_tmp + "/suite";
