@@ -149,7 +149,7 @@ struct scenario_job {
     const regress_suite* suite = nullptr;
     std::map<std::string, std::string> identity;
     std::map<std::string, std::string> driver;  // driver_keys() as run
-    std::shared_ptr<JsonParser> baseline;  // the baseline file, if any
+    std::shared_ptr<JsonParser> baseline;       // the baseline file, if any
     JsonObject* base_summary = nullptr;
     std::string run_dir, log;
     pid_t pid = -1;
@@ -627,8 +627,8 @@ int cmd_regress(const cli& c, int argc, char** argv)
         char how[64];
         std::snprintf(how, sizeof how, "%s %d", WIFEXITED(st) ? "exit status" : "signal",
                       WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
-        fail_text = "fecsim regress: scenario " + it->id + " (" + it->file + ") failed (" + how + "):\n" +
-                    file_text(it->log);
+        fail_text =
+            "fecsim regress: scenario " + it->id + " (" + it->file + ") failed (" + how + "):\n" + file_text(it->log);
         for (const auto& j : jv)
             if (j.pid > 0)
                 kill(j.pid, SIGTERM);
@@ -730,7 +730,9 @@ int cmd_regress(const cli& c, int argc, char** argv)
     std::fflush(stdout);
     if (!quiet)
         std::fprintf(stderr, "fecsim regress: %s in %.1f s; runs and reports in %s\n",
-                     update ? "baselines recorded" : rep.regressed() ? "REGRESSED" : "no regression",
+                     update            ? "baselines recorded"
+                     : rep.regressed() ? "REGRESSED"
+                                       : "no regression",
                      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), final_dir.c_str());
     return rep.regressed() ? EXIT_CHECK_FAILED : EXIT_OK;
 }

@@ -49,7 +49,8 @@ const metric_row_def k_metrics[] = {
     {"cycles_per_frame.descriptor", worse_when::higher, "cycles", "... reading and writing descriptors"},
     {"dma_sync.calls", worse_when::higher, "calls", "DMA maintenance calls in the measured time (a total)"},
     {"dma_sync.lines", worse_when::higher, "lines", "cache lines maintained in the measured time (a total)"},
-    {"dma_sync.cycles", worse_when::higher, "cycles", "RX core cycles in DMA maintenance in the measured time (a total)"},
+    {"dma_sync.cycles", worse_when::higher, "cycles",
+     "RX core cycles in DMA maintenance in the measured time (a total)"},
     {"coherence.violations", worse_when::higher, "violations",
      "distinct DMA coherence violations (kind, driver site), compared as a set"},
     {"log.errors", worse_when::higher, "messages", "model errors in sim.log"},
@@ -136,7 +137,8 @@ bool tolerance_parse(const std::string& text, tolerance* t, std::string* err)
         char* end = nullptr;
         const double v = part.empty() ? NAN : g_ascii_strtod(part.c_str(), &end);
         if (part.empty() || !end || *end || !std::isfinite(v) || v < 0 || part[0] == '+' || part[0] == '-') {
-            *err = "'" + s + "' is not a tolerance: expected a non-negative number (absolute, in the metric's unit), "
+            *err = "'" + s +
+                   "' is not a tolerance: expected a non-negative number (absolute, in the metric's unit), "
                    "a percentage (relative to the baseline), or both separated by a comma";
             return false;
         }
@@ -489,15 +491,15 @@ std::string report_text(const regress_report& rep, bool changes_only)
             o += s.id + ": driver tunable changed since the baseline: " + d + "\n";
     const auto c = rep.count();
     if (rep.update) {
-        o += "fecsim regress: baselines of " + plural(rep.scenarios.size(), "scenario", "scenarios") +
-             " written to " + rep.baseline_dir + "\n";
+        o += "fecsim regress: baselines of " + plural(rep.scenarios.size(), "scenario", "scenarios") + " written to " +
+             rep.baseline_dir + "\n";
         return o;
     }
     o += "fecsim regress: " + plural(rep.scenarios.size(), "scenario", "scenarios") + ", " +
          plural(c.rows, "metric", "metrics") + ": " + std::to_string(c.regressed) + " REGRESSED, " +
          plural(c.new_violations, "new violation", "new violations") + ", " + std::to_string(c.improved) +
-         " improved, " + std::to_string(c.ok) + " ok" + (c.missing ? ", " + std::to_string(c.missing) + " missing" : "") +
-         "\n";
+         " improved, " + std::to_string(c.ok) + " ok" +
+         (c.missing ? ", " + std::to_string(c.missing) + " missing" : "") + "\n";
     if (rep.regressed()) {
         o += "verdict: REGRESSED (" + plural(c.scenarios_regressed, "scenario", "scenarios") + ":";
         for (const auto& s : rep.scenarios)

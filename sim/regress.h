@@ -76,8 +76,8 @@ verdict compare_metric(double base, double now, const tolerance& t, worse_when w
 
 // A distinct coherence violation as summary.json lists it (coherence.sites).
 struct cv_site {
-    std::string kind, where;  // "device_write_cpu_owned", "fec_enet_copybreak (fec_main.c:430)"
-    uint64_t count = 0;       // occurrences
+    std::string kind, where;       // "device_write_cpu_owned", "fec_enet_copybreak (fec_main.c:430)"
+    uint64_t count = 0;            // occurrences
     std::string function() const;  // where without " (file:line)"
 };
 
@@ -94,12 +94,12 @@ struct metric_row {
 struct scenario_report {
     std::string id, file, description;
     std::string suite_file;
-    std::string run_dir;        // where its run was kept
-    bool compared = false;      // false: no baseline to compare with (--update-baseline, new)
+    std::string run_dir;    // where its run was kept
+    bool compared = false;  // false: no baseline to compare with (--update-baseline, new)
     std::vector<metric_row> rows;
-    std::vector<cv_site> sites;                      // violations of this run
-    std::vector<cv_site> new_sites, gone_sites;      // vs the baseline
-    std::vector<std::string> driver_changes;         // driver tunables vs the baseline ("driver.copybreak: 256 -> 0")
+    std::vector<cv_site> sites;                  // violations of this run
+    std::vector<cv_site> new_sites, gone_sites;  // vs the baseline
+    std::vector<std::string> driver_changes;     // driver tunables vs the baseline ("driver.copybreak: 256 -> 0")
     bool regressed() const;
 };
 

@@ -323,7 +323,8 @@ std::string summary_text(const run_summary& s, const summary_extra& x, const std
          (unsigned long long)s.dma_sync_lines, (unsigned long long)s.dma_sync_cycles);
     line("  coherence     %llu violations\n", (unsigned long long)s.coherence_violations);
     for (const auto& v : s.violations)
-        line("                %s at %s, %llu times\n", cv_kind_name(v.kind), v.where.c_str(), (unsigned long long)v.count);
+        line("                %s at %s, %llu times\n", cv_kind_name(v.kind), v.where.c_str(),
+             (unsigned long long)v.count);
     o += "  cpu           core    irq%  softirq%   sys%  user%  idle%\n";
     for (const auto& c : s.cpu)
         line("                %4u  %6.1f  %8.1f  %5.1f  %5.1f  %5.1f\n", c.core, c.irq_pct, c.softirq_pct, c.sys_pct,

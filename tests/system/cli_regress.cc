@@ -127,8 +127,7 @@ START_TEST(test_unchanged_is_exact)
         for (guint k = 0; k < json_array_get_length(m); k++) {
             JsonObject* row = json_array_get_object_element(m, k);
             ck_assert_msg(json_object_get_double_member(row, "delta") == 0.0, "%s: delta %g",
-                          json_object_get_string_member(row, "metric"),
-                          json_object_get_double_member(row, "delta"));
+                          json_object_get_string_member(row, "metric"), json_object_get_double_member(row, "delta"));
             ck_assert(json_object_get_double_member(row, "baseline") == json_object_get_double_member(row, "new"));
         }
     }
@@ -160,9 +159,9 @@ END_TEST
 START_TEST(test_partial_sync_improves_but_adds_violation)
 {
     record({scenario("rx-46k-246-idle.ini")});
-    proc_result r = fecsim(args({"regress", "--baseline", g_tmp + "/base", "--format=json", "--patch",
-                                 patch("partial-sync.patch")},
-                                {scenario("rx-46k-246-idle.ini")}));
+    proc_result r =
+        fecsim(args({"regress", "--baseline", g_tmp + "/base", "--format=json", "--patch", patch("partial-sync.patch")},
+                    {scenario("rx-46k-246-idle.ini")}));
     ck_assert_msg(r.status == 1, "exit %d: %s", r.status, r.err.c_str());
     report rep(r.out);
     CK_STR_EQ(json_object_get_string_member(rep.root, "verdict"), "regressed");
@@ -175,18 +174,17 @@ START_TEST(test_partial_sync_improves_but_adds_violation)
     ck_assert_int_eq(rep.count("regressed"), 0);
     ck_assert_int_eq(rep.count("new_violations"), 1);
     ck_assert_int_ge(rep.count("improved"), 3);
-    JsonArray* added = json_object_get_array_member(
-        json_object_get_object_member(rep.scenario(k_loaded), "violations"), "new");
+    JsonArray* added =
+        json_object_get_array_member(json_object_get_object_member(rep.scenario(k_loaded), "violations"), "new");
     ck_assert_uint_eq(json_array_get_length(added), 1);
     JsonObject* site = json_array_get_object_element(added, 0);
     CK_STR_EQ(json_object_get_string_member(site, "kind"), "device_write_cpu_owned");
     const std::string where = json_object_get_string_member(site, "where");
-    ck_assert_msg(where.find("fec_enet_") == 0 && where.find("(fec_main.c:") != std::string::npos, "%s",
-                  where.c_str());
+    ck_assert_msg(where.find("fec_enet_") == 0 && where.find("(fec_main.c:") != std::string::npos, "%s", where.c_str());
 
     // The same run's JUnit report: one failure, the violation.
-    const std::string xml = read_text(std::string(json_object_get_string_member(rep.root, "results_dir")) +
-                                      "/report.xml");
+    const std::string xml =
+        read_text(std::string(json_object_get_string_member(rep.root, "results_dir")) + "/report.xml");
     auto n = xml_elements(xml);
     ck_assert_int_eq(n["testcase"], rep.count("metrics"));
     ck_assert_int_eq(n["failure"], 1);
@@ -195,9 +193,9 @@ START_TEST(test_partial_sync_improves_but_adds_violation)
     ck_assert(xml.find("device_write_cpu_owned at fec_enet_") != std::string::npos);
 
     // The text table says both.
-    proc_result t = fecsim(args({"regress", "--baseline", g_tmp + "/base", "--changes-only", "--quiet", "--patch",
-                                 patch("partial-sync.patch")},
-                                {scenario("rx-46k-246-idle.ini")}));
+    proc_result t = fecsim(args(
+        {"regress", "--baseline", g_tmp + "/base", "--changes-only", "--quiet", "--patch", patch("partial-sync.patch")},
+        {scenario("rx-46k-246-idle.ini")}));
     ck_assert_int_eq(t.status, 1);
     ck_assert_msg(t.out.find("loss_pct") != std::string::npos && t.out.find("improved") != std::string::npos &&
                       t.out.find("new violation: device_write_cpu_owned at fec_enet_") != std::string::npos &&
@@ -211,9 +209,9 @@ END_TEST
 START_TEST(test_balanced_partial_sync_improves)
 {
     record({scenario("rx-46k-246-idle.ini")});
-    proc_result r = fecsim(args({"regress", "--baseline", g_tmp + "/base", "--format=json", "--patch",
-                                 patch("balanced-partial-sync.patch")},
-                                {scenario("rx-46k-246-idle.ini")}));
+    proc_result r = fecsim(args(
+        {"regress", "--baseline", g_tmp + "/base", "--format=json", "--patch", patch("balanced-partial-sync.patch")},
+        {scenario("rx-46k-246-idle.ini")}));
     ck_assert_msg(r.status == 0, "exit %d: %s\n%s", r.status, r.err.c_str(), r.out.c_str());
     report rep(r.out);
     auto v = rep.verdicts(k_loaded);
@@ -229,14 +227,14 @@ END_TEST
 START_TEST(test_extra_sync_regresses)
 {
     record({scenario("rx-46k-246-idle.ini")});
-    proc_result r = fecsim(args({"regress", "--baseline", g_tmp + "/base", "--format=json", "--patch",
-                                 fixture("extra-sync.patch")},
-                                {scenario("rx-46k-246-idle.ini")}));
+    proc_result r =
+        fecsim(args({"regress", "--baseline", g_tmp + "/base", "--format=json", "--patch", fixture("extra-sync.patch")},
+                    {scenario("rx-46k-246-idle.ini")}));
     ck_assert_msg(r.status == 1, "exit %d: %s", r.status, r.err.c_str());
     report rep(r.out);
     auto v = rep.verdicts(k_loaded);
-    for (const char* m : {"cycles_per_frame.dma_sync", "cycles_per_frame.total", "dma_sync.cycles", "loss_pct",
-                          "drops.mac_fifo"})
+    for (const char* m :
+         {"cycles_per_frame.dma_sync", "cycles_per_frame.total", "dma_sync.cycles", "loss_pct", "drops.mac_fifo"})
         CK_STR_EQ(std::string(m) + "=" + v[m], std::string(m) + "=REGRESSED");
     CK_STR_EQ(v["coherence.violations"], "ok");
     CK_STR_EQ(v["payload.corrupted"], "ok");
@@ -260,14 +258,13 @@ START_TEST(test_bad_input)
 
     record({sc});
     const std::string b = read_text(g_tmp + "/base/regress-rx-10k-246-idle.json");
-    proc_result p = fecsim(args({"regress", "--baseline", g_tmp + "/base", "--patch", fixture("does-not-apply.patch")},
-                                {sc}));
+    proc_result p =
+        fecsim(args({"regress", "--baseline", g_tmp + "/base", "--patch", fixture("does-not-apply.patch")}, {sc}));
     ck_assert_int_eq(p.status, 2);
     ck_assert_msg(p.err.find("does-not-apply.patch does not apply") != std::string::npos, "%s", p.err.c_str());
     CK_STR_EQ(p.out, "");
-    proc_result c = fecsim(args({"regress", "--baseline", g_tmp + "/base", "--update-baseline", "--driver",
-                                 fixture("bad-compile")},
-                                {sc}));
+    proc_result c = fecsim(args(
+        {"regress", "--baseline", g_tmp + "/base", "--update-baseline", "--driver", fixture("bad-compile")}, {sc}));
     ck_assert_int_eq(c.status, 2);
     ck_assert_msg(c.err.find("does not compile") != std::string::npos &&
                       c.err.find("undeclared_identifier") != std::string::npos,
@@ -277,7 +274,8 @@ START_TEST(test_bad_input)
     ck_assert_int_eq(f.status, 2);
     ck_assert(f.err.find("--format=xml: expected text, json or junit") != std::string::npos);
     // The baseline was recorded for 20 ms.
-    proc_result d = fecsim({"regress", "--baseline", g_tmp + "/base", "--out", out, "-o", "scenario.duration=30ms", sc});
+    proc_result d =
+        fecsim({"regress", "--baseline", g_tmp + "/base", "--out", out, "-o", "scenario.duration=30ms", sc});
     ck_assert_int_eq(d.status, 2);
     ck_assert_msg(d.err.find("scenario.duration: 20ms in the baseline, 30ms now") != std::string::npos, "%s",
                   d.err.c_str());
@@ -298,8 +296,7 @@ START_TEST(test_bad_input)
     // A suite file with mistakes: every one with FILE:LINE.
     const std::string dir = g_tmp + "/suite";
     ck_assert_int_eq(g_mkdir_with_parents(dir.c_str(), 0777), 0);
-    g_file_set_contents((dir + "/a.ini").c_str(),
-                        ("[scenario]\nid=a\ninclude=" + sc + "\n").c_str(), -1, nullptr);
+    g_file_set_contents((dir + "/a.ini").c_str(), ("[scenario]\nid=a\ninclude=" + sc + "\n").c_str(), -1, nullptr);
     g_file_set_contents((dir + "/suite.ini").c_str(),
                         "[tolerances]\nloss_pct=0.5\ncycles_per_frame.totl=2%\nirq_rate_hz=five\n"
                         "coherence.violations=1\n[limits]\nx=1\n",
@@ -325,11 +322,11 @@ START_TEST(test_checked_in_baselines)
     ck_assert_msg(r.status == 0, "exit %d: %s\n%s", r.status, r.err.c_str(), r.out.c_str());
     report rep(r.out);
     ck_assert_int_ge(rep.count("scenarios"), 10);
-    ck_assert_msg(rep.count("ok") == rep.count("metrics"),
-                  "the default suite does not reproduce results/baselines/imx6q exactly: record them again with "
-                  "fecsim regress --update-baseline\n%s",
-                  read_text(std::string(json_object_get_string_member(rep.root, "results_dir")) + "/report.txt")
-                      .c_str());
+    ck_assert_msg(
+        rep.count("ok") == rep.count("metrics"),
+        "the default suite does not reproduce results/baselines/imx6q exactly: record them again with "
+        "fecsim regress --update-baseline\n%s",
+        read_text(std::string(json_object_get_string_member(rep.root, "results_dir")) + "/report.txt").c_str());
 }
 END_TEST
 

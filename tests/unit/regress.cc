@@ -108,7 +108,8 @@ END_TEST
 
 START_TEST(test_suite_file)
 {
-    const regress_suite s = suite_of("# comment\n[tolerances]\nloss_pct=0.5\ncpu.0.idle_pct=2\ncoherence.violations=0\n");
+    const regress_suite s =
+        suite_of("# comment\n[tolerances]\nloss_pct=0.5\ncpu.0.idle_pct=2\ncoherence.violations=0\n");
     ck_assert_uint_eq(s.metrics.size(), 3);
     CK_STR_EQ(s.metrics[1].info.name, "cpu.0.idle_pct");
     ck_assert(s.metrics[1].info.worse == worse_when::lower);
@@ -163,7 +164,8 @@ START_TEST(test_compare_and_sites)
     ck_assert(r.compared && !r.regressed());
     ck_assert_uint_eq(r.rows.size(), 4);  // cpu.5 exists on neither side: no row
     for (const auto& row : r.rows)
-        ck_assert_msg(row.v == verdict::ok, "%s: %s", row.metric.c_str(), verdict_name(row.v));  // moved line: same site
+        ck_assert_msg(row.v == verdict::ok, "%s: %s", row.metric.c_str(),
+                      verdict_name(row.v));  // moved line: same site
     compare_summaries(base.obj(), worse.obj(), s, &r);
     ck_assert(r.regressed());
     ck_assert(r.rows[0].v == verdict::regressed && r.rows[1].v == verdict::regressed);
