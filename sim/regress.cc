@@ -475,6 +475,8 @@ std::string report_text(const regress_report& rep, bool changes_only)
         for (int i = 0; i < 7; i++)
             w[i] = std::max(w[i], l.c[i].size());
     std::string o;
+    if (lines.size() == 1)
+        lines.clear();  // --changes-only and nothing changed: no empty table
     for (const auto& l : lines) {
         std::string row;
         for (int i = 0; i < 7; i++) {
