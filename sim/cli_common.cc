@@ -27,8 +27,8 @@ void scenario_option_entries(scenario_options* o, std::vector<GOptionEntry>* e)
     e->push_back(
         {"seed", 0, 0, G_OPTION_ARG_STRING, &o->seed, "Seed of every random generator (= -o scenario.seed=N)", "N"});
     e->push_back({"patch", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o->patch,
-                  "Driver patch (unified diff) to record in driver.patches (repeatable). The driver runner is "
-                  "not built yet: patches are validated and recorded, not applied",
+                  "Driver patch (unified diff, applied with patch -p1 to the driver sources before they are "
+                  "built; repeatable, in order; appends to driver.patches)",
                   "FILE"});
 }
 

@@ -12,6 +12,7 @@
 #include "common/log.h"
 #include "sim/commands.h"
 #include "sim/docs.h"
+#include "sim/driver_build.h"
 #include "sim/progress.h"
 #include "sim/results.h"
 
@@ -192,6 +193,11 @@ int cmd_run(const cli& c, int argc, char** argv)
     std::unique_ptr<soc> s;
     try {
         s.reset(new soc(r.cfg));
+    } catch (const driver_error& ex) {
+        models::log_set_file(nullptr);
+        std::fprintf(stderr, "error: driver: %s\n", ex.what());
+        rd.discard();
+        return EXIT_BAD_INPUT;
     } catch (const std::exception& ex) {
         models::log_set_file(nullptr);
         std::fprintf(stderr, "error: the models reject this configuration: %s\n", ex.what());

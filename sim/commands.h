@@ -46,11 +46,13 @@ int cmd_list_params(const cli& c, int argc, char** argv);
 int cmd_sweep(const cli& c, int argc, char** argv);
 int cmd_collect(const cli& c, int argc, char** argv);
 int cmd_plot(const cli& c, int argc, char** argv);
+int cmd_regress(const cli& c, int argc, char** argv);
 
 // Examples shown by --help; each must work as written from the source tree
 // (tests/system/cli_help.cc runs them).
 extern const char* const k_examples_top;
 extern const char* const k_examples_run;
 extern const char* const k_examples_sweep;
+extern const char* const k_examples_regress;
 
 } // namespace sim

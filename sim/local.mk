@@ -17,7 +17,8 @@ sim_libsim_a_SOURCES = \
 	sim/progress.h sim/progress.cc \
 	sim/sweep.h sim/sweep.cc \
 	sim/plot.h sim/plot.cc \
-	sim/commands.h sim/cli_common.cc sim/cmd_run.cc
+	sim/regress.h sim/regress.cc \
+	sim/commands.h sim/cli_common.cc sim/cmd_run.cc sim/cmd_regress.cc
 nodist_sim_libsim_a_SOURCES = sim/builtin_scenarios.h sim/version.h
 EXTRA_DIST += $(wildcard $(srcdir)/sim/*.def)
 
@@ -30,8 +31,10 @@ sim_fecsim_LDFLAGS = $(DRIVER_LINK)
 sim_fecsim_LDADD = $(SIM_LIBS)
 sim_fecsim_DEPENDENCIES = drivers/libshim.a sim/libsim.a models/libmodels.a
 
-# The scenarios compiled into fecsim: the default and everything it includes.
-BUILTIN_SCENARIOS = default.ini imx6q/copybreak-stock-idle.ini imx6q/copybreak-common.ini profiles/imx6q.ini
+# The scenarios compiled into fecsim: the default and everything it includes,
+# and the default regress suite's tolerances (used for scenarios without a suite.ini).
+BUILTIN_SCENARIOS = default.ini imx6q/copybreak-stock-idle.ini imx6q/copybreak-common.ini profiles/imx6q.ini \
+	regress/suite.ini
 sim/builtin_scenarios.h: $(BUILTIN_SCENARIOS:%=$(srcdir)/scenarios/%) $(srcdir)/sim/embed-scenarios.sh
 	$(AM_V_GEN)$(MKDIR_P) sim && $(SHELL) $(srcdir)/sim/embed-scenarios.sh $(srcdir)/scenarios \
 		$(BUILTIN_SCENARIOS) > $@.tmp && mv $@.tmp $@
@@ -46,19 +49,25 @@ FORCE:
 
 BUILT_SOURCES += sim/builtin_scenarios.h sim/version.h
 CLEANFILES += sim/builtin_scenarios.h sim/version.h
-EXTRA_DIST += sim/embed-scenarios.sh
+EXTRA_DIST += sim/embed-scenarios.sh results/baselines
 
 noinst_PROGRAMS += sim/demo_sync
 sim_demo_sync_SOURCES = sim/demo_sync.cc
 sim_demo_sync_LDADD = $(MODELS_LIBS)
 
-.PHONY: demo run docs
+.PHONY: demo run docs regress
 demo: sim/demo_sync
 	./sim/demo_sync
 
 # The built-in default scenario, end to end.
 run: sim/fecsim
 	./sim/fecsim run
+
+# The default regression suite (scenarios/regress) against the checked-in
+# baselines, with the driver as it is in this tree: exit status 1 if anything
+# regressed. Record new baselines with: ./sim/fecsim regress --update-baseline
+regress: sim/fecsim
+	./sim/fecsim regress --baseline $(srcdir)/results/baselines/imx6q $(srcdir)/scenarios/regress
 
 # Regenerate the docs that come from the parameter and statistics tables.
 docs: sim/fecsim

@@ -247,12 +247,13 @@ JsonNode* summary_node(const run_summary& s, const summary_extra& x)
     i("violations", s.coherence_violations);
     i("synced_bytes", s.synced_bytes);
     i("touched_bytes", s.touched_bytes);
-    json_builder_set_member_name(b, "list");
+    // Each distinct violation: kind, driver site, occurrences, where.
+    json_builder_set_member_name(b, "sites");
     json_builder_begin_array(b);
     for (const auto& v : s.violations) {
         json_builder_begin_object(b);
         str("kind", cv_kind_name(v.kind));
-        str("site", v.where);
+        str("where", v.where);
         i("count", v.count);
         i("address", v.pa);
         i("buffer", v.buf_pa);
@@ -340,8 +341,8 @@ std::string summary_text(const run_summary& s, const summary_extra& x, const std
     for (const auto& c : s.cpu)
         line("                %4u  %6.1f  %8.1f  %5.1f  %5.1f  %5.1f\n", c.core, c.irq_pct, c.softirq_pct, c.sys_pct,
              c.user_pct, c.idle_pct);
-    for (const auto& p : x.patches)
-        line("  driver patch  %s\n", p.c_str());
+    for (size_t k = 0; k < x.patches.size(); k++)
+        line("  %s%s\n", k ? "              " : "patch         ", x.patches[k].c_str());
     line("  log           %llu guest errors, %llu unimplemented, %llu warnings, %llu errors (sim.log)\n",
          (unsigned long long)x.log_guest_errors, (unsigned long long)x.log_unimplemented,
          (unsigned long long)x.log_warnings, (unsigned long long)x.log_errors);

@@ -54,7 +54,7 @@ std::string stats_txt(const resolved_scenario& r, const std::vector<stat_entry>&
 
 struct summary_extra {
     std::string run_id, config_hash, description, version;
-    std::vector<std::string> patches;  // driver.patches (recorded, not applied yet)
+    std::vector<std::string> patches;  // driver.patches, applied in order (absolute paths)
     double warmup_s = 0;
     uint64_t log_errors = 0, log_guest_errors = 0, log_unimplemented = 0, log_warnings = 0;
 };

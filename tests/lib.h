@@ -31,6 +31,7 @@ Suite* suite_params(void);
 Suite* suite_cache_array(void);
 Suite* suite_units(void);
 Suite* suite_loader(void);
+Suite* suite_regress(void);
 // tier: models
 Suite* suite_dram(void);
 Suite* suite_cache(void);
@@ -45,5 +46,6 @@ Suite* suite_coherence(void);
 Suite* suite_cli_run(void);
 Suite* suite_cli_sweep(void);
 Suite* suite_cli_help(void);
+Suite* suite_cli_regress(void);
 // tier: golden
 Suite* suite_golden(void);

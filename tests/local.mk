@@ -17,7 +17,7 @@ tests_unit_run_unit_LDADD = $(SIM_LIBS) $(CHECK_LIBS)
 tests_unit_run_unit_DEPENDENCIES = drivers/libshim.a sim/libsim.a models/libmodels.a
 tests_unit_run_unit_SOURCES = tests/lib.h tests/lib.cc tests/unit/main.cc \
 	tests/unit/timeline.cc tests/unit/params.cc tests/unit/cache_array.cc \
-	tests/unit/units.cc tests/unit/loader.cc
+	tests/unit/units.cc tests/unit/loader.cc tests/unit/regress.cc
 
 tests_models_run_models_CXXFLAGS = $(TESTS_CXXFLAGS)
 tests_models_run_models_LDADD = $(TESTS_LDADD)
@@ -36,7 +36,8 @@ tests_system_run_system_SOURCES = tests/lib.h tests/lib.cc tests/system/main.cc 
 	tests/system/sys.h tests/system/sys.cc tests/system/driver.cc tests/system/timing.cc \
 	tests/system/coherence.cc \
 	tests/system/cli.h tests/system/cli_lib.cc \
-	tests/system/cli_run.cc tests/system/cli_sweep.cc tests/system/cli_help.cc
+	tests/system/cli_run.cc tests/system/cli_sweep.cc tests/system/cli_help.cc \
+	tests/system/cli_regress.cc
 
 # Golden tier: whole calibration scenarios against stored summaries.
 check_PROGRAMS += tests/golden/run_golden

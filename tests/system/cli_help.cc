@@ -42,7 +42,7 @@ START_TEST(test_help_examples_work)
     ck_assert_int_eq(symlink((fecsim_srcdir() + "/scenarios").c_str(), (g_tmp + "/scenarios").c_str()), 0);
     ck_assert_int_eq(symlink((fecsim_srcdir() + "/drivers").c_str(), (g_tmp + "/drivers").c_str()), 0);
     std::vector<std::string> all;
-    for (const char* cmd : {"", "run", "check", "list-params", "sweep", "collect", "plot"}) {
+    for (const char* cmd : {"", "run", "check", "list-params", "sweep", "collect", "plot", "regress"}) {
         proc_result h = *cmd ? fecsim({cmd, "--help"}) : fecsim({"--help"});
         ck_assert_msg(h.status == 0, "fecsim %s --help: %d", cmd, h.status);
         ck_assert_msg(h.out.find("Usage:") != std::string::npos, "fecsim %s --help has no usage", cmd);
@@ -124,6 +124,11 @@ START_TEST(test_user_guide_works)
     ck_assert(r.err.find("typo.ini:4: error: unknown key 'szie' in [l2]; did you mean 'size'?") != std::string::npos);
     ck_assert(exists(g_tmp + "/results/imx6q-copybreak-stock-stress/sweep-l2-size/plots/loss.svg"));
     ck_assert(exists(g_tmp + "/results/imx6q-copybreak-stock-stress/sweep-vm-bytes/sweep.csv"));
+    // Regression checks: the partial-sync driver improves and is still a regression.
+    ck_assert(r.out.find("new violation: device_write_cpu_owned at fec_enet_") != std::string::npos);
+    ck_assert(r.out.find("exit status 1") != std::string::npos);
+    ck_assert(read_text(g_tmp + "/junit.xml").find("<testsuites name=\"fecsim regress\"") != std::string::npos);
+    ck_assert(r.out.find("regress-rx-30k-64-idle  cpu.0.idle_pct") != std::string::npos);
 }
 END_TEST
 
