@@ -138,6 +138,7 @@ void enet::stop_datapath()
     m_gen++;
     m_rdar = m_tdar = false;
     m_rx_head = m_rx_count = 0;
+    m_rx_occ = 0;
     m_tx_head = m_tx_count = 0;
     m_tx_fifo_used = 0;
     m_rx_cur = m_rdsr;
@@ -697,17 +698,12 @@ void enet::frame_start(const eth_frame& f)
     m_rx_ev.notify(sc_core::SC_ZERO_TIME);
 }
 
-uint64_t enet::rx_occupancy(const rx_slot* skip) const
-{
-    uint64_t occ = 0;
-    const unsigned w = m_cfg.bus_bytes;
-    for (unsigned i = 0; i < m_rx_count; i++) {
-        const rx_slot& s = m_rx_slots[(m_rx_head + i) % m_rx_slots.size()];
-        if (&s != skip)
-            occ += round_up(s.stored - s.drained, w);
-    }
-    return occ;
-}
+uint64_t enet::rx_slot_occ(const rx_slot& s) const { return round_up(s.stored - s.drained, m_cfg.bus_bytes); }
+
+// m_rx_occ is kept equal to the sum of rx_slot_occ over the live slots: it
+// changes only where a slot's stored or drained count changes, or a slot
+// leaves (the head, popped) or starts (stored = drained = 0).
+uint64_t enet::rx_occupancy(const rx_slot* skip) const { return m_rx_occ - (skip ? rx_slot_occ(*skip) : 0); }
 
 uint32_t enet::rx_fifo_level()
 {
@@ -732,6 +728,7 @@ void enet::rx_settle()
         const uint64_t others = rx_occupancy(&a);
         const uint64_t room = m_cfg.rx_fifo_bytes > others ? m_cfg.rx_fifo_bytes - others : 0;
         const uint64_t max_stored = a.drained + room;
+        const uint64_t before = rx_slot_occ(a);
         if (arrived > max_stored) {
             a.stored = (uint32_t)max_stored;
             a.ov = true;
@@ -741,6 +738,7 @@ void enet::rx_settle()
         } else {
             a.stored = (uint32_t)arrived;
         }
+        m_rx_occ += rx_slot_occ(a) - before;
     }
     if (now >= a.t_end) {
         a.final = true;
@@ -872,7 +870,11 @@ void enet::rx_dma_thread()
                 std::memset(m_burst.data(), 0, junk);
                 std::memcpy(m_burst.data() + junk, f.data.data() + fpos, m);
                 rx_settle();
-                f.drained += m;
+                {
+                    const uint64_t before = rx_slot_occ(f);
+                    f.drained += m;
+                    m_rx_occ -= before - rx_slot_occ(f);
+                }
                 fpos += m;
                 junk = 0;
                 bpos += n;
@@ -933,6 +935,7 @@ void enet::rx_dma_thread()
         if (aborted)
             continue;
         rx_settle();
+        m_rx_occ -= rx_slot_occ(m_rx_slots[m_rx_head]);
         m_rx_head = (m_rx_head + 1) % (unsigned)m_rx_slots.size();
         m_rx_count--;
         rx_pause_eval();

@@ -160,6 +160,8 @@ private:
     bool rx_wait_bytes(rx_slot& f, uint32_t k, unsigned gen);
     void rx_settle();
     uint64_t rx_occupancy(const rx_slot* skip) const;
+    uint64_t rx_slot_occ(const rx_slot& s) const;
+    uint64_t m_rx_occ = 0;  // bytes of all live RX slots in the FIFO (whole words)
     void rx_pause_eval();
     bool rx_accept(const uint8_t* d, uint32_t len, uint16_t& sc, uint32_t& esc) const;
     rx_slot& rx_at(unsigned i) { return m_rx_slots[(m_rx_head + i) % m_rx_slots.size()]; }
