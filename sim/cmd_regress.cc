@@ -32,6 +32,7 @@
 #include <unistd.h>
 #include "sim/commands.h"
 #include "sim/regress.h"
+#include "sim/sweep.h"
 #include "sim/results.h"
 
 #ifndef FECSIM_SRCDIR
@@ -274,33 +275,6 @@ std::string baseline_text(const scenario_job& j, const std::string& summary_path
     std::string s = json_to_string(n, true);
     json_node_unref(n);
     return s;
-}
-
-pid_t spawn(const std::vector<std::string>& argv, const std::string& log)
-{
-    std::vector<char*> a;
-    for (const auto& s : argv)
-        a.push_back(const_cast<char*>(s.c_str()));
-    a.push_back(nullptr);
-    std::fflush(stdout);
-    std::fflush(stderr);
-    const pid_t pid = fork();
-    if (pid == 0) {
-        signal(SIGINT, SIG_DFL);
-        signal(SIGTERM, SIG_DFL);
-        const int null = open("/dev/null", O_RDWR);
-        const int lf = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0666);
-        if (null >= 0) {
-            dup2(null, STDIN_FILENO);
-            dup2(null, STDOUT_FILENO);
-        }
-        if (lf >= 0)
-            dup2(lf, STDERR_FILENO);
-        execv(a[0], a.data());
-        std::fprintf(stderr, "cannot run %s: %s\n", a[0], std::strerror(errno));
-        _exit(127);
-    }
-    return pid;
 }
 
 std::string run_label(const std::vector<std::string>& patches, const std::string& driver, bool update)
@@ -589,7 +563,7 @@ int cmd_regress(const cli& c, int argc, char** argv)
             std::vector<std::string> a = {c.exe, "run", j.file};
             a.insert(a.end(), child_opts.begin(), child_opts.end());
             a.insert(a.end(), {"--run-dir", j.run_dir, "--quiet"});
-            j.pid = spawn(a, j.log);
+            j.pid = spawn_child(a, j.log);
             if (j.pid < 0) {
                 fail_status = EXIT_RUN_FAILED;
                 fail_text = std::string("cannot start a process: ") + std::strerror(errno) + "\n";

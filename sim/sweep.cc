@@ -316,7 +316,7 @@ struct running {
     std::chrono::steady_clock::time_point start;
 };
 
-static pid_t spawn_point(const std::vector<std::string>& argv, const std::string& log)
+pid_t spawn_child(const std::vector<std::string>& argv, const std::string& log)
 {
     std::vector<char*> a;
     for (const auto& s : argv)
@@ -573,7 +573,7 @@ int cmd_sweep(const cli& c, int argc, char** argv)
     while ((next < todo.size() || !live.empty()) && !g_stop_signal) {
         while (next < todo.size() && live.size() < n_jobs) {
             const sweep_point& p = pts[todo[next]];
-            const pid_t pid = spawn_point(point_argv(c.exe, dir, p), dir + "/logs/" + p.name + ".log");
+            const pid_t pid = spawn_child(point_argv(c.exe, dir, p), dir + "/logs/" + p.name + ".log");
             if (pid < 0) {
                 std::fprintf(stderr, "error: cannot start a process: %s\n", std::strerror(errno));
                 g_stop_signal = SIGTERM;

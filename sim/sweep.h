@@ -14,6 +14,7 @@
 // per process). A point is done when its directory exists (atomic rename), so
 // re-running the same command skips finished points, also after kill -9.
 #pragma once
+#include <sys/types.h>
 #include <string>
 #include <vector>
 #include "sim/registry.h"
@@ -45,5 +46,10 @@ std::vector<sweep_point> sweep_points(const std::vector<vary_key>& keys);
 // Aggregate the finished points of a sweep directory into sweep.csv and
 // sweep.json. Returns false with *err on an unreadable plan.
 bool sweep_collect(const std::string& dir, size_t* finished, std::vector<std::string>* missing, std::string* err);
+
+// Starts a child process (argv[0] is a path) with stdin and stdout on
+// /dev/null and stderr into log; SIGINT/SIGTERM back to default. Returns its
+// pid (the child exits 127 if argv[0] cannot run). Used by sweep and regress.
+pid_t spawn_child(const std::vector<std::string>& argv, const std::string& log);
 
 } // namespace sim
