@@ -119,6 +119,10 @@ const std::vector<group_entry>& registry_groups()
          [](soc_config& c) -> void* { return &c.stack; }, nullptr, 0, nullptr},
         {"app", sim::app_param_table.title, &sim::app_param_table,
          [](soc_config& c) -> void* { return &c.app; }, nullptr, 0, nullptr},
+        {"tx", sim::tx_param_table.title, &sim::tx_param_table,
+         [](soc_config& c) -> void* { return &c.tx; }, nullptr, 0,
+         "Frames go from the board (02:00:00:00:00:01) to the link partner, whose sink verifies them "
+         "(summary: tx.sent, tx.on_wire, tx.verified)."},
         {"output", sim::output_param_table.title, &sim::output_param_table,
          [](soc_config& c) -> void* { return &c.output; }, nullptr, 0,
          "The series covers warm-up and measurement; counters in it are cumulative from time 0 except "

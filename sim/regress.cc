@@ -25,8 +25,8 @@ struct metric_row_def {
     const char* what;
 };
 
-// Direction: higher is worse unless it counts good work (frames delivered,
-// verified payloads, idle time). irq_rate_hz counts as higher-is-worse: every
+// Direction: higher is worse unless it counts good work (frames delivered or
+// sent, verified payloads, idle time). irq_rate_hz counts as higher-is-worse: every
 // interrupt costs entry, exit and the EIMR writes; note that under overload
 // the v5.4 NAPI scheme keeps the interrupt masked (rate near 0), so a patch
 // that removes the overload can raise it.
@@ -53,6 +53,10 @@ const metric_row_def k_metrics[] = {
      "RX core cycles in DMA maintenance in the measured time (a total)"},
     {"coherence.violations", worse_when::higher, "violations",
      "distinct DMA coherence violations (kind, driver site), compared as a set"},
+    {"tx.sent", worse_when::lower, "frames", "datagrams the sender handed to the driver"},
+    {"tx.refused", worse_when::higher, "frames", "datagrams the driver refused (queue stopped)"},
+    {"tx.verified", worse_when::lower, "frames", "transmitted frames the link partner checked as intact"},
+    {"tx.corrupted", worse_when::higher, "frames", "transmitted frames with wrong bytes on the wire"},
     {"log.errors", worse_when::higher, "messages", "model errors in sim.log"},
     {"log.guest_errors", worse_when::higher, "messages", "guest errors (the driver misused the device) in sim.log"},
 };

@@ -264,6 +264,13 @@ JsonNode* summary_node(const run_summary& s, const summary_extra& x)
     json_builder_end_array(b);
     json_builder_end_object(b);
     // Extra keys (not in the contract).
+    obj("tx");
+    i("sent", s.tx_sent);
+    i("refused", s.tx_refused);
+    i("on_wire", s.tx_on_wire);
+    i("verified", s.tx_verified);
+    i("corrupted", s.tx_corrupted);
+    json_builder_end_object(b);
     str("description", x.description);
     d("warmup_s", x.warmup_s);
     str("run_id", x.run_id);
@@ -325,6 +332,10 @@ std::string summary_text(const run_summary& s, const summary_extra& x, const std
         line("  cycles/frame  %.0f total: dma_sync %.0f, copy %.0f, stack %.0f, mmio %.0f, descriptor %.0f\n",
              s.cpf_total, s.cpf_dma_sync, s.cpf_copy, s.cpf_stack, s.cpf_mmio, s.cpf_descriptor);
     }
+    if (s.tx_sent || s.tx_refused || s.tx_on_wire)
+        line("  tx            sent %llu, refused %llu; on the wire %llu, verified %llu, corrupted %llu\n",
+             (unsigned long long)s.tx_sent, (unsigned long long)s.tx_refused, (unsigned long long)s.tx_on_wire,
+             (unsigned long long)s.tx_verified, (unsigned long long)s.tx_corrupted);
     line("  dma_sync      %llu calls, %llu lines, %llu cycles\n", (unsigned long long)s.dma_sync_calls,
          (unsigned long long)s.dma_sync_lines, (unsigned long long)s.dma_sync_cycles);
     line("  coherence     %llu violations", (unsigned long long)s.coherence_violations);

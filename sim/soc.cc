@@ -100,6 +100,7 @@ soc::soc(const soc_config& cfg) : m_cfg(cfg), m_mem(seeded(cfg))
     nc.udp_port = cfg.stack.udp_port;
     nc.netdev_budget = cfg.cpu.netdev_budget;
     nc.netdev_budget_ns = cfg.cpu.netdev_budget_ps / PS_PER_NS;
+    nc.tx_cycles = 0;  // the sender charges its send path itself (tx.send_cycles)
     shim_net_configure(&nc);
 
     cpu::core& irqc = *m_cores[cfg.cpu.irq_core];
@@ -109,6 +110,12 @@ soc::soc(const soc_config& cfg) : m_cfg(cfg), m_mem(seeded(cfg))
         m_app.reset(new app_task(cfg.app));
         m_cores[cfg.app.core]->add_task(m_app.get());
         m_kernel->set_socket_reader(m_cores[cfg.app.core].get());
+    }
+    if (cfg.tx.enabled) {
+        if (cfg.tx.core >= cfg.cpu.cores)
+            throw std::invalid_argument("tx.core must name an existing core");
+        m_tx.reset(new tx_task(cfg.tx, *m_cores[cfg.tx.core], &m_ndev));
+        m_cores[cfg.tx.core]->add_task(m_tx.get());
     }
     m_series_cols = {"time_s",      "rx_fifo_bytes", "rx_bds_ready", "irq_line", "napi_polling",
                      "mac_drops",   "socket_drops",  "delivered",    "cpu0_busy_pct"};
@@ -212,6 +219,8 @@ void soc::reset_stats()
     shim_net_reset_stats();
     if (m_app)
         m_app->reset_stats();
+    if (m_tx)
+        m_tx->reset_stats();
     m_snap = take_snapshot();
 }
 
@@ -281,6 +290,13 @@ run_summary soc::run()
     s.dma_sync_calls = ks.dma_sync_calls;
     s.dma_sync_lines = ks.dma_sync_lines;
     s.dma_sync_cycles = ks.dma_sync_ps / irqc.clock().period_ps;
+    if (m_tx) {
+        s.tx_sent = m_tx->stats().sent;
+        s.tx_refused = m_tx->stats().refused;
+    }
+    s.tx_on_wire = m_sink->stats().frames;
+    s.tx_verified = m_sink->stats().verified;
+    s.tx_corrupted = m_sink->stats().corrupted;
     coherence_checker& cc = m_kernel->checker();
     s.violations = cc.violations();
     s.coherence_violations = s.violations.size();
@@ -319,6 +335,8 @@ void soc::visit_stats(const stat_visitor& v) const
     v("coherence.touched_bytes", chk.touched_bytes, "bytes the CPU read in buffers it owned", "B");
     if (m_app)
         stats_visit(&const_cast<app_task&>(*m_app).stats(), app_stat_rows, app_stat_count, "app.", v);
+    if (m_tx)
+        stats_visit(&m_tx->stats(), tx_stat_rows, tx_stat_count, "tx.", v);
     // Counters under their kernel names.
     const struct shim_net_stats* ns = shim_net_stats();
     v("snmp.Udp.InDatagrams", ns->udp_in_datagrams, "UDP datagrams delivered to the socket reader", "count");

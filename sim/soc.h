@@ -17,6 +17,7 @@
 #include "enet/enet.h"
 #include "sim/app.h"
 #include "sim/khost.h"
+#include "sim/tx.h"
 #include "traffic/traffic.h"
 
 namespace sim {
@@ -66,6 +67,7 @@ struct soc_config {
     stack_config stack;                   // [stack]
     driver_config driver;                 // [driver]
     app_config app;                       // [app]
+    tx_config tx;                         // [tx]
     output_config output;                 // [output]
 };
 
@@ -95,6 +97,9 @@ struct run_summary {
     uint64_t coherence_violations = 0;
     std::vector<violation> violations;  // distinct, with symbolised sites
     uint64_t synced_bytes = 0, touched_bytes = 0;  // sync efficiency
+    // Transmit side (extra keys): datagrams the sender handed to the driver,
+    // refused, frames the link partner received, and how many verified.
+    uint64_t tx_sent = 0, tx_refused = 0, tx_on_wire = 0, tx_verified = 0, tx_corrupted = 0;
 };
 
 class soc {
@@ -127,6 +132,7 @@ private:
     std::unique_ptr<models::traffic::traffic_sink> m_sink;
     std::unique_ptr<khost> m_kernel;
     std::unique_ptr<app_task> m_app;
+    std::unique_ptr<tx_task> m_tx;
     sc_core::sc_signal<bool> m_irq{"enet_irq"};
     sc_core::sc_signal<bool> m_no_irq{"no_irq"};
     void sampler();

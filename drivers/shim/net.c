@@ -349,6 +349,39 @@ int shim_udp_queued(void)
 	return !list_empty(&sock_queue);
 }
 
+int shim_dev_xmit(void *ndev, const void *frame, size_t len)
+{
+	int prev = simhost_cat_enter(SIMHOST_CAT_STACK);
+	struct net_device *dev = ndev;
+	struct sk_buff *skb;
+	netdev_tx_t ret;
+
+	simhost_charge(cfg.tx_cycles, SIMHOST_CAT_STACK);
+	if (!dev->up || netif_queue_stopped(dev)) {
+		st.tx_busy++;
+		simhost_cat_leave(prev);
+		return -EBUSY;
+	}
+	skb = netdev_alloc_skb(dev, len);
+	if (!skb) {
+		st.tx_busy++;
+		simhost_cat_leave(prev);
+		return -ENOMEM;
+	}
+	memcpy(skb_put(skb, len), frame, len);
+	skb->protocol = htons(ETH_P_IP);
+	ret = dev->netdev_ops->ndo_start_xmit(skb, dev);
+	if (ret != NETDEV_TX_OK) {
+		kfree_skb(skb);
+		st.tx_busy++;
+		simhost_cat_leave(prev);
+		return -EBUSY;
+	}
+	st.tx_sent++;
+	simhost_cat_leave(prev);
+	return 0;
+}
+
 long shim_udp_recvmsg(void *buf, size_t len, uint64_t *ready_ns)
 {
 	int prev = simhost_cat_enter(SIMHOST_CAT_STACK);

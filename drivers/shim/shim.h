@@ -32,6 +32,7 @@ struct shim_net_config {
 	uint32_t udp_port;		/* destination port the socket is bound to */
 	uint32_t netdev_budget;		/* net_rx_action packets per run */
 	uint64_t netdev_budget_ns;	/* net_rx_action time per run */
+	uint32_t tx_cycles;		/* per sent frame: sendmsg, UDP, IP, qdisc, copy excluded */
 };
 
 /* Counters under their kernel names (/proc/net/snmp, net_device stats, softnet_stat). */
@@ -41,6 +42,7 @@ struct shim_net_stats {
 	uint64_t softnet_processed, softnet_time_squeeze;
 	uint64_t napi_polls, napi_complete;
 	uint64_t skb_alloc, skb_free;
+	uint64_t tx_sent, tx_busy;	/* frames handed to ndo_start_xmit; refused (queue stopped) */
 };
 
 int shim_set_param(const char *name, const char *value);	/* module_param; -ENOENT if unknown */
@@ -64,7 +66,12 @@ void shim_net_rx_action(void);		/* NET_RX softirq handler */
  * memory); returns the datagram length, or -EAGAIN if the queue is empty.
  * *ready_ns receives the time the datagram was queued. */
 long shim_udp_recvmsg(void *buf, size_t len, uint64_t *ready_ns);
-int shim_udp_queued(void);		/* datagrams waiting in the socket */
+int shim_udp_queued(void);
+/* Send a frame (Ethernet header onwards, no FCS, from host memory) the way a
+ * UDP socket's sendmsg reaches the driver: a new skb, the bytes copied in,
+ * the per-frame transmit cost, ndo_start_xmit. Returns 0, or -EBUSY when the
+ * driver's queue is stopped or it refused the frame (dropped, counted). */
+int shim_dev_xmit(void *ndev, const void *frame, size_t len);		/* datagrams waiting in the socket */
 const struct shim_net_stats *shim_net_stats(void);
 void shim_net_reset_stats(void);
 

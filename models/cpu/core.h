@@ -103,6 +103,9 @@ public:
     void add_task(task* t) { m_tasks.push_back(t); }
     // Wake a task of this core from any core; `at` is the waker's time.
     void wake(tick_t at);
+    // Timer: look for runnable tasks at absolute time t (hrtimer expiry; no
+    // extra latency is added).
+    void wake_at(tick_t t) { m_wake.notify(from_ps(t > now_ps() ? t - now_ps() : 0)); }
     // Code to run once on this core at time 0 before scheduling (driver probe/open).
     void set_boot(std::function<void()> b) { m_boot = std::move(b); }
 
