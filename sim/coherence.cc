@@ -46,7 +46,7 @@ void coherence_checker::set_bit(uint64_t line, bool on)
         m_bits[l / 64] &= ~(1ull << (l % 64));
 }
 
-coherence_checker::mapping* coherence_checker::find_mapping(uint64_t pa, uint64_t*)
+coherence_checker::mapping* coherence_checker::find_mapping(uint64_t pa)
 {
     auto it = m_by_pa.upper_bound(pa);
     if (it == m_by_pa.begin())
@@ -199,8 +199,6 @@ void coherence_checker::dram_write(uint64_t pa, unsigned len, uint8_t master)
         }
     }
 }
-
-void coherence_checker::speculative_fill(unsigned, uint64_t) {}
 
 // Symbolises a code address with the object's debug information: the
 // innermost inlined frame that is not in a shim header (memcpy, skb_put...)

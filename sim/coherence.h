@@ -76,10 +76,8 @@ public:
     }
     // A CPU access already made visible in the CPU view (after the L1 access).
     void on_cpu(uint64_t pa, uint64_t len, bool write, const void* site);
-    void set_site(const void* site) { m_site = site; }  // for speculative fills
 
     void dram_write(uint64_t pa, unsigned len, uint8_t master) override;
-    void speculative_fill(unsigned core, uint64_t line_pa) override;
 
     const coherence_stats& stats() const { return m_stats; }
     void reset_stats();
@@ -103,7 +101,7 @@ private:
         const void* last_write_site = nullptr;
     };
     void report(cv_kind k, uint64_t pa, const mapping* m, const void* site, const std::string& detail = "");
-    mapping* find_mapping(uint64_t pa, uint64_t* line_index = nullptr);
+    mapping* find_mapping(uint64_t pa);
     void set_bit(uint64_t line, bool on);
     void symbolize(violation& v);
 
@@ -116,7 +114,6 @@ private:
     std::map<uint64_t, uint32_t> m_by_pa;  // mapping start -> index
     std::map<std::pair<int, const void*>, size_t> m_seen;
     std::vector<violation> m_list;
-    const void* m_site = nullptr;
     coherence_stats m_stats;
 };
 

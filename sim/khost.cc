@@ -52,8 +52,6 @@ khost::khost(sc_core::sc_module_name nm, const kernel_config& cfg, cache::hierar
         return alloc_of(pa, s, l);
     }));
     mem.dram.set_observer(m_checker.get());
-    for (auto& l1 : mem.l1)
-        l1->set_observer(m_checker.get());
     s_instance = this;
 }
 
@@ -137,7 +135,6 @@ void khost::access(core& c, uint64_t pa, size_t size, bool write, const void* si
         c.charge_ps(issue + lat, cpu::CAT_DESC);
         return;
     }
-    m_checker->set_site(site);
     const tick_t lat = write ? l1.write(pa, (unsigned)size, c.now()) : l1.read(pa, (unsigned)size, c.now());
     if (m_checker->tracked(pa) || m_checker->tracked(pa + size - 1))
         m_checker->on_cpu(pa, size, write, site);
@@ -154,7 +151,6 @@ static void touch_range(khost& k, core& c, const void* p, size_t n, bool write, 
     for (uint64_t a = pa; a < pa + n;) {
         const uint64_t next = (a & ~(lb - 1)) + lb;
         const uint64_t len = std::min<uint64_t>(next, pa + n) - a;
-        k.checker().set_site(site);
         const tick_t lat = write ? c.l1().write(a, (unsigned)len, c.now()) : c.l1().read(a, (unsigned)len, c.now());
         if (k.checker().tracked(a))
             k.checker().on_cpu(a, len, write, site);

@@ -173,8 +173,6 @@ tick_t l1_cache::access_line(uint64_t lpa, bool is_write, tick_t t)
                 continue;
             fill(make_room(npa, done), npa, done);
             m_stats.prefetches++;
-            if (m_observer)
-                m_observer->speculative_fill(m_core, npa);
         }
     }
     return lat;

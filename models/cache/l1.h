@@ -25,7 +25,6 @@
 #include "common/params.h"
 #include "common/stats.h"
 #include "mem/mem_ext.h"
-#include "mem/mem_observer.h"
 #include "mem/phys_mem.h"
 
 namespace models::cache {
@@ -116,7 +115,6 @@ public:
     // Direct-call path to the PL310, equivalent to mem_side bound to its
     // cpu_side (like DMI: same timing and data, no socket overhead).
     void set_direct(class pl310* l2) { m_l2 = l2; }
-    void set_observer(mem::mem_observer* o) { m_observer = o; }
 
     // Apply a broadcast maintenance operation to this L1's copy; t = when.
     void apply_maint(l1_op op, uint64_t pa, tick_t t);
@@ -141,7 +139,6 @@ private:
     mem::mem_txn m_txn;
     tick_t m_posted_until = 0;
     class pl310* m_l2 = nullptr;
-    mem::mem_observer* m_observer = nullptr;
     tick_t m_hit, m_c2c, m_maint_line;
     uint64_t m_line_mask;
     l1_stats m_stats{};

@@ -152,7 +152,6 @@ private:
     cat m_cat = CAT_DRIVER;
     ctx m_ctx = ctx::idle;
     bool m_irq_level = false, m_in_irq = false;
-    tick_t m_irq_since = 0;
     uint32_t m_softirq_pending = 0;
     std::function<void()> m_softirq_handlers[4];
     std::function<void()> m_irq_handler;

@@ -10,8 +10,6 @@ public:
     virtual ~mem_observer() = default;
     // Bytes written into DRAM by `master` (the uDMA, or a cache writing back).
     virtual void dram_write(uint64_t pa, unsigned len, uint8_t master) = 0;
-    // An L1 pulled a line in speculatively (prefetch), not for an access.
-    virtual void speculative_fill(unsigned core, uint64_t line_pa) = 0;
 };
 
 } // namespace models::mem
