@@ -521,35 +521,22 @@ std::string report_text(const regress_report& rep, bool changes_only)
 static void json_site(JsonBuilder* b, const cv_site& s)
 {
     json_builder_begin_object(b);
-    json_builder_set_member_name(b, "kind");
-    json_builder_add_string_value(b, s.kind.c_str());
-    json_builder_set_member_name(b, "where");
-    json_builder_add_string_value(b, s.where.c_str());
-    json_builder_set_member_name(b, "count");
-    json_builder_add_int_value(b, (gint64)s.count);
+    json_member_string(b, "kind", s.kind);
+    json_member_string(b, "where", s.where);
+    json_member_int(b, "count", (int64_t)s.count);
     json_builder_end_object(b);
 }
 
 std::string report_json(const regress_report& rep)
 {
     JsonBuilder* b = json_builder_new();
-    auto str = [&](const char* k, const std::string& v) {
-        json_builder_set_member_name(b, k);
-        json_builder_add_string_value(b, v.c_str());
-    };
-    auto cnt = [&](const char* k, size_t v) {
-        json_builder_set_member_name(b, k);
-        json_builder_add_int_value(b, (gint64)v);
-    };
+    auto str = [&](const char* k, const std::string& v) { json_member_string(b, k, v); };
+    auto cnt = [&](const char* k, size_t v) { json_member_int(b, k, (int64_t)v); };
     const auto c = rep.count();
     json_builder_begin_object(b);
     str("format", "fecsim-regress-1");
     str("baseline", rep.baseline_dir);
-    json_builder_set_member_name(b, "patches");
-    json_builder_begin_array(b);
-    for (const auto& p : rep.patches)
-        json_builder_add_string_value(b, p.c_str());
-    json_builder_end_array(b);
+    json_member_strings(b, "patches", rep.patches);
     str("driver", rep.driver);
     json_builder_set_member_name(b, "update_baseline");
     json_builder_add_boolean_value(b, rep.update);
@@ -605,11 +592,7 @@ std::string report_json(const regress_report& rep)
             json_builder_end_object(b);
         }
         json_builder_end_array(b);
-        json_builder_set_member_name(b, "driver_changes");
-        json_builder_begin_array(b);
-        for (const auto& d : s.driver_changes)
-            json_builder_add_string_value(b, d.c_str());
-        json_builder_end_array(b);
+        json_member_strings(b, "driver_changes", s.driver_changes);
         json_builder_set_member_name(b, "violations");
         json_builder_begin_object(b);
         for (const auto& [name, list] : {std::make_pair("all", &s.sites), std::make_pair("new", &s.new_sites),

@@ -176,21 +176,39 @@ std::string stats_txt(const resolved_scenario& r, const std::vector<stat_entry>&
 
 // ---------------------------------------------------------------- summary
 
+void json_member_int(JsonBuilder* b, const char* key, int64_t v)
+{
+    json_builder_set_member_name(b, key);
+    json_builder_add_int_value(b, (gint64)v);
+}
+
+void json_member_double(JsonBuilder* b, const char* key, double v)
+{
+    json_builder_set_member_name(b, key);
+    json_builder_add_double_value(b, std::isfinite(v) ? v : 0);
+}
+
+void json_member_string(JsonBuilder* b, const char* key, const std::string& v)
+{
+    json_builder_set_member_name(b, key);
+    json_builder_add_string_value(b, v.c_str());
+}
+
+void json_member_strings(JsonBuilder* b, const char* key, const std::vector<std::string>& v)
+{
+    json_builder_set_member_name(b, key);
+    json_builder_begin_array(b);
+    for (const auto& x : v)
+        json_builder_add_string_value(b, x.c_str());
+    json_builder_end_array(b);
+}
+
 JsonNode* summary_node(const run_summary& s, const summary_extra& x)
 {
     JsonBuilder* b = json_builder_new();
-    auto i = [&](const char* k, uint64_t v) {
-        json_builder_set_member_name(b, k);
-        json_builder_add_int_value(b, (gint64)v);
-    };
-    auto d = [&](const char* k, double v) {
-        json_builder_set_member_name(b, k);
-        json_builder_add_double_value(b, std::isfinite(v) ? v : 0);
-    };
-    auto str = [&](const char* k, const std::string& v) {
-        json_builder_set_member_name(b, k);
-        json_builder_add_string_value(b, v.c_str());
-    };
+    auto i = [&](const char* k, uint64_t v) { json_member_int(b, k, (int64_t)v); };
+    auto d = [&](const char* k, double v) { json_member_double(b, k, v); };
+    auto str = [&](const char* k, const std::string& v) { json_member_string(b, k, v); };
     auto obj = [&](const char* k) {
         json_builder_set_member_name(b, k);
         json_builder_begin_object(b);
@@ -276,11 +294,7 @@ JsonNode* summary_node(const run_summary& s, const summary_extra& x)
     str("run_id", x.run_id);
     str("config_hash", x.config_hash);
     str("fecsim_version", x.version);
-    json_builder_set_member_name(b, "patches");
-    json_builder_begin_array(b);
-    for (const auto& p : x.patches)
-        json_builder_add_string_value(b, p.c_str());
-    json_builder_end_array(b);
+    json_member_strings(b, "patches", x.patches);
     obj("log");
     i("errors", x.log_errors);
     i("guest_errors", x.log_guest_errors);

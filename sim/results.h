@@ -21,6 +21,8 @@
 #include <vector>
 #include "sim/soc.h"
 
+typedef struct _JsonBuilder JsonBuilder;
+
 typedef struct _JsonNode JsonNode;
 
 namespace sim {
@@ -115,5 +117,13 @@ void run_dir_install_signal_cleanup(const run_dir* d);
 // mkdir -p; records the directories it created in *created (may be null).
 bool make_dirs(const std::string& path, std::vector<std::string>* created, std::string* err);
 bool write_file_atomic(const std::string& path, const std::string& content, std::string* err);
+
+// Members of the JSON object a JsonBuilder is building, shared by the
+// writers of summary.json, stats.json and the regress report. Non-finite
+// doubles are written as 0 (JSON has no NaN).
+void json_member_int(JsonBuilder* b, const char* key, int64_t v);
+void json_member_double(JsonBuilder* b, const char* key, double v);
+void json_member_string(JsonBuilder* b, const char* key, const std::string& v);
+void json_member_strings(JsonBuilder* b, const char* key, const std::vector<std::string>& v);
 
 } // namespace sim
