@@ -245,8 +245,6 @@ void khost::mmio_write(uint64_t pa, uint32_t v)
     mmio->b_transport(m_mmio_txn.gp, d);
     if (m_mmio_txn.gp.get_response_status() != tlm::TLM_OK_RESPONSE)
         sim_log(log_level::guest_error, "kernel", "MMIO write at 0x%llx failed", (unsigned long long)pa);
-    if (c)
-        c->yield_delta();  // the device's outputs (the interrupt line) settle before we go on
 }
 
 void khost::barrier(int kind)

@@ -77,14 +77,6 @@ void core::sync()
     resume();
 }
 
-void core::yield_delta()
-{
-    sync();
-    s_current = nullptr;
-    sc_core::wait(sc_core::SC_ZERO_TIME);
-    resume();
-}
-
 void core::settle()
 {
     // Time between the last charged instant and SystemC time was idle (or is

@@ -74,8 +74,6 @@ public:
     void charge(uint64_t cycles, cat c) { charge_ps(m_clk.cycles(cycles), c); }
     // Bring SystemC time to this core's time (before interacting with another agent).
     void sync();
-    // Sync, then let one delta cycle pass (signals written by this core settle).
-    void yield_delta();
     // Advance this core's time to t (no work done: stalled), if t is later.
     void stall_until(tick_t t, cat c);
     // While inside, the core does not yield (a spinlock is held): no other
