@@ -27,6 +27,7 @@ TCase* tests_tcase(const char* name, int timeout_s);
 
 // tier: unit
 Suite* suite_timeline(void);
+Suite* suite_rr_port(void);
 Suite* suite_params(void);
 Suite* suite_cache_array(void);
 Suite* suite_units(void);

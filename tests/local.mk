@@ -16,7 +16,7 @@ tests_unit_run_unit_LDFLAGS = $(DRIVER_LINK)
 tests_unit_run_unit_LDADD = $(SIM_LIBS) $(CHECK_LIBS)
 tests_unit_run_unit_DEPENDENCIES = drivers/libshim.a sim/libsim.a models/libmodels.a
 tests_unit_run_unit_SOURCES = tests/lib.h tests/lib.cc tests/unit/main.cc \
-	tests/unit/timeline.cc tests/unit/params.cc tests/unit/cache_array.cc \
+	tests/unit/timeline.cc tests/unit/rr_port.cc tests/unit/params.cc tests/unit/cache_array.cc \
 	tests/unit/units.cc tests/unit/loader.cc tests/unit/regress.cc
 
 tests_models_run_models_CXXFLAGS = $(TESTS_CXXFLAGS)

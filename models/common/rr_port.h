@@ -1,0 +1,74 @@
+// models/common/rr_port.h: a port shared by several masters with round-robin
+// arbitration between them at request granularity (the PL310 slave ports).
+//
+// Under temporal decoupling the masters book the port out of time order: one
+// that runs ahead (the memory hog) books whole bursts before a core asks for
+// the port at an earlier simulated time. A plain first-fit timeline would make
+// the later-booked request wait for the end of the whole burst, or a burst
+// booked later wait behind a whole run of maintenance operations. Here each
+// master keeps its own occupancy as envelopes: maximal runs of back-to-back
+// requests, each with the length of its requests (slot) and the start of its
+// current slot grid. Contract of grant/commit:
+//   * a master's own requests are served in order;
+//   * a request arriving while another master is inside an envelope waits
+//     for the end of that master's slot in progress (one request; a slot
+//     that begins exactly at the arrival counts as in progress, which makes
+//     two backlogged masters alternate), not for the end of its envelope;
+//   * the displaced master's remaining envelope and all of its later
+//     envelopes move back by the time taken, and the master owes that time:
+//     its next grant starts at least that much later (debt), so the total
+//     occupancy is conserved.
+// Side effects a displaced master already computed (its data, its fills and
+// evictions) keep their original times: that is the approximation.
+#pragma once
+#include <cstdint>
+#include <vector>
+#include "common/time.h"
+
+namespace models {
+
+class rr_port {
+public:
+    rr_port(unsigned masters, tick_t horizon_ps = 100 * PS_PER_US) : m_m(masters), m_horizon(horizon_ps) {}
+    void set_horizon(tick_t h) { m_horizon = h; }
+
+    struct grant_info {
+        tick_t start;     // when the port is the requester's
+        int behind = -1;  // master whose slot it waited for last (-1: none)
+        tick_t behind_slot_start = 0;  // start of that slot
+        bool behind_maint = false;     // that slot was maintenance
+    };
+    // When a request of master m arriving at t gets the port (debt included).
+    grant_info grant(unsigned m, tick_t t);
+    // Book [s, s + hold) for m (s from grant()); requests of `slot` ps each
+    // (hold may be several back-to-back requests, or one request that holds
+    // the port while it stalls). Clears m's debt.
+    void commit(unsigned m, tick_t s, tick_t hold, tick_t slot, bool maint);
+
+    // End of the latest envelope of any master but m (0 if none).
+    tick_t others_last_end(unsigned m) const;
+    tick_t debt(unsigned m) const { return m < m_m.size() ? m_m[m].debt : 0; }
+    size_t live_envelopes(unsigned m) const { return m_m[m].v.size() - m_m[m].head; }
+
+private:
+    struct env {
+        tick_t start, end;  // [start, end)
+        tick_t grid;        // start of the current run of equal slots
+        tick_t slot;        // length of one request in that run
+        bool maint;
+    };
+    struct master {
+        std::vector<env> v;  // sorted by start, disjoint
+        size_t head = 0;     // v[0..head) are dead
+        tick_t debt = 0;
+    };
+    // Envelope of x containing time s, or nullptr.
+    const env* containing(const master& x, tick_t s) const;
+    void displace(master& x, tick_t s, tick_t until);
+    void prune(master& x, tick_t t);
+
+    std::vector<master> m_m;
+    tick_t m_horizon;
+};
+
+} // namespace models

@@ -1,0 +1,103 @@
+// Round-robin port: a late-booked request waits for one slot of another
+// master's burst, not for the burst; the displaced master owes the time.
+#include "tests/lib.h"
+#include "common/rr_port.h"
+
+using models::rr_port;
+using models::tick_t;
+
+START_TEST(test_own_requests_in_order)
+{
+    rr_port p(2);
+    ck_assert_uint_eq(p.grant(0, 100).start, 100);
+    p.commit(0, 100, 50, 50, false);
+    const rr_port::grant_info g = p.grant(0, 120);
+    ck_assert_uint_eq(g.start, 150);
+    ck_assert_int_eq(g.behind, -1);
+    ck_assert_uint_eq(p.grant(1, 120).start, 150);  // another master: the one request in service
+}
+END_TEST
+
+START_TEST(test_late_request_waits_one_slot)
+{
+    rr_port p(2);
+    // Master 1 (running ahead) booked 10 back-to-back requests of 10 ps.
+    p.commit(1, 1000, 100, 10, false);
+    // Master 0 asks at 1035: it waits for the slot in progress, not for 1100.
+    const rr_port::grant_info g = p.grant(0, 1035);
+    ck_assert_uint_eq(g.start, 1040);
+    ck_assert_int_eq(g.behind, 1);
+    ck_assert_uint_eq(g.behind_slot_start, 1030);
+    ck_assert(!g.behind_maint);
+    p.commit(0, g.start, 50, 50, true);
+    // Master 1's remaining six requests move back by 50 ps and it owes 50 ps.
+    ck_assert_uint_eq(p.debt(1), 50);
+    ck_assert_uint_eq(p.grant(1, 2000).start, 2050);
+    // A third request of master 0 at 1150 still finds master 1 busy (its
+    // envelope now ends at 1150): no wait.
+    ck_assert_uint_eq(p.grant(0, 1150).start, 1150);
+}
+END_TEST
+
+START_TEST(test_backlogged_masters_alternate)
+{
+    rr_port p(2);
+    p.commit(1, 0, 200, 10, false);  // 20 requests of 10 ps
+    // Master 0 issues five 50-ps requests, each as soon as the previous ends:
+    // every one waits for exactly one request of master 1.
+    const tick_t want[5] = {10, 70, 130, 190, 250};
+    tick_t t = 0;
+    for (int k = 0; k < 5; k++) {
+        const rr_port::grant_info g = p.grant(0, t);
+        ck_assert_uint_eq(g.start, want[k]);
+        p.commit(0, g.start, 50, 50, false);
+        t = g.start + 50;
+    }
+    // Occupancy is conserved: master 1's 200 ps plus the 250 ps it gave up.
+    ck_assert_uint_eq(p.debt(1), 250);
+    ck_assert_uint_eq(p.others_last_end(0), 450);
+}
+END_TEST
+
+START_TEST(test_block_has_slot_granularity)
+{
+    rr_port p(2);
+    p.commit(0, 0, 640, 64, true);  // a range of ten 64-ps maintenance operations
+    const rr_port::grant_info g = p.grant(1, 100);
+    ck_assert_uint_eq(g.start, 128);
+    ck_assert(g.behind_maint);
+    p.commit(1, g.start, 8, 8, false);
+    ck_assert_uint_eq(p.others_last_end(1), 648);
+    ck_assert_uint_eq(p.debt(0), 8);
+}
+END_TEST
+
+START_TEST(test_later_envelopes_move_too)
+{
+    rr_port p(3);
+    p.commit(2, 100, 40, 10, false);
+    p.commit(2, 500, 40, 10, false);
+    const rr_port::grant_info g = p.grant(0, 120);
+    ck_assert_uint_eq(g.start, 130);
+    p.commit(0, g.start, 30, 30, false);
+    // Both of master 2's envelopes moved back by 30 ps.
+    ck_assert_uint_eq(p.grant(1, 560).start, 570);
+    ck_assert_uint_eq(p.grant(1, 535).start, 540);
+    ck_assert_uint_eq(p.grant(1, 525).start, 525);  // first come: before it
+    ck_assert_uint_eq(p.grant(1, 171).start, 171);  // between them: idle
+    ck_assert_uint_eq(p.live_envelopes(2), 2);
+}
+END_TEST
+
+Suite* suite_rr_port(void)
+{
+    Suite* s = suite_create("rr_port");
+    TCase* tc = tests_tcase("core", TEST_TIMEOUT_UNIT);
+    tcase_add_test(tc, test_own_requests_in_order);
+    tcase_add_test(tc, test_late_request_waits_one_slot);
+    tcase_add_test(tc, test_backlogged_masters_alternate);
+    tcase_add_test(tc, test_block_has_slot_granularity);
+    tcase_add_test(tc, test_later_envelopes_move_too);
+    suite_add_tcase(s, tc);
+    return s;
+}
