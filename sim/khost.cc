@@ -265,7 +265,8 @@ void khost::barrier(int kind)
         m_stats.barriers++;
         c->charge_ps(c->l1().dsb(c->now()), cpu::CAT_MMIO);
         tick_t done;
-        const tick_t acc = m_mem.l2.reg_write(cache::pl310_reg::CACHE_SYNC, 0, c->now(), &done);
+        const tick_t acc = m_mem.l2.reg_write(cache::pl310_reg::CACHE_SYNC, 0, c->now(), &done,
+                                              (uint8_t)(mem::MASTER_CPU0 + c->l1().core()));
         c->l1().note_posted(done);
         c->stall_until(acc, cpu::CAT_MMIO);
         break;

@@ -6,7 +6,7 @@ namespace models::cache {
 static tick_t l2_op(cpu_caches& c, uint32_t reg, uint64_t pa, tick_t t)
 {
     tick_t done;
-    const tick_t acc = c.l2.reg_write(reg, (uint32_t)pa, t, &done);
+    const tick_t acc = c.l2.reg_write(reg, (uint32_t)pa, t, &done, (uint8_t)(mem::MASTER_CPU0 + c.l1.core()));
     c.l1.note_posted(done);
     return acc;
 }
@@ -14,7 +14,7 @@ static tick_t l2_op(cpu_caches& c, uint32_t reg, uint64_t pa, tick_t t)
 static tick_t l2_lines(cpu_caches& c, uint32_t reg, uint64_t pa, unsigned n, tick_t t)
 {
     tick_t done;
-    const tick_t acc = c.l2.reg_write_lines(reg, pa, n, t, &done);
+    const tick_t acc = c.l2.reg_write_lines(reg, pa, n, t, &done, (uint8_t)(mem::MASTER_CPU0 + c.l1.core()));
     c.l1.note_posted(done);
     return acc;
 }

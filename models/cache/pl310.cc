@@ -26,6 +26,7 @@ pl310::pl310(sc_core::sc_module_name nm, const l2_config& cfg, mem::phys_mem& me
       m_clk(cfg.clock_hz),
       m_arr(cfg.size_bytes, cfg.assoc, cfg.line_bytes, cfg.replacement, cfg.seed, true)
 {
+    m_eb.assign(cfg.eviction_buffer_lines, timeline(m_horizon));
     cpu_side.register_b_transport(this, &pl310::b_transport);
     regs.register_b_transport(this, &pl310::regs_b_transport);
 }
@@ -34,17 +35,46 @@ void pl310::set_horizon(tick_t h)
 {
     m_horizon = h;
     m_port.set_horizon(h);
-    m_maint.set_horizon(h);
+    for (timeline& e : m_eb)
+        e.set_horizon(h);
 }
 
-tick_t pl310::book_port(tick_t t, tick_t dur)
+static unsigned port_master(uint8_t master)
 {
-    const tick_t unblocked = m_maint.free_at(t);
-    if (unblocked > t)
-        m_stats.blocked_ps += unblocked - t;
-    const tick_t s = m_port.book(t, dur);
-    m_stats.port_wait_ps += s - t;
+    return master < mem::MASTER_COUNT ? master : (unsigned)mem::MASTER_OTHER;
+}
+
+rr_port::grant_info pl310::grant_port(tick_t t, uint8_t master)
+{
+    const rr_port::grant_info g = m_port.grant(port_master(master), t);
+    m_stats.port_wait_ps += g.start - t;
+    if (g.behind_maint)
+        m_stats.blocked_ps += g.start - t;
+    return g;
+}
+
+tick_t pl310::book_port(tick_t t, tick_t dur, uint8_t master)
+{
+    const tick_t s = grant_port(t, master).start;
+    m_port.commit(port_master(master), s, dur, dur, false);
     return s;
+}
+
+tick_t pl310::eb_enter(tick_t t)
+{
+    // The entry that frees first takes the line.
+    size_t best = 0;
+    tick_t at = m_eb[0].free_at(t);
+    for (size_t k = 1; k < m_eb.size() && at > t; k++) {
+        const tick_t f = m_eb[k].free_at(t);
+        if (f < at) {
+            at = f;
+            best = k;
+        }
+    }
+    m_eb_pick = best;
+    m_stats.eb_wait_ps += at - t;
+    return at;
 }
 
 void pl310::note_inflight(tick_t start, tick_t end, uint8_t master)
@@ -106,50 +136,51 @@ tick_t pl310::forward(tlm::tlm_generic_payload& gp, tick_t t)
 tick_t pl310::writeback(int slot, tick_t t, uint8_t master)
 {
     const unsigned lb = m_arr.line_bytes();
+    const tick_t in = eb_enter(t);
     m_down.set(tlm::TLM_WRITE_COMMAND, m_arr.addr(slot), m_arr.data(slot), lb);
     m_down.ext.master = master;
     m_down.ext.uncached = false;
     m_down.ext.posted = true;
-    const tick_t done = forward(m_down.gp, t);
-    note_inflight(t, done, master);
+    const tick_t done = forward(m_down.gp, in);
+    m_eb[m_eb_pick].book(in, done - in);
+    note_inflight(in, done, master);
+    m_last_flight[port_master(master)] = done - in;
     m_arr.set_flags(slot, m_arr.flags(slot) & ~LINE_DIRTY);
     m_stats.writebacks++;
-    return done;
+    return in;
 }
 
-void pl310::evict(int slot, tick_t t, uint8_t master)
+tick_t pl310::allocate(uint64_t lpa, tick_t t, uint8_t master, int* slot)
 {
-    if (m_arr.valid(slot) && m_arr.dirty(slot))
-        writeback(slot, t, master);
-    m_arr.drop(slot);
+    *slot = m_arr.victim(lpa);
+    tick_t out = t;
+    if (m_arr.valid(*slot) && m_arr.dirty(*slot))
+        out = writeback(*slot, t, master);
+    m_arr.drop(*slot);
+    return out;
 }
 
-int pl310::allocate(uint64_t lpa, tick_t t, uint8_t master)
-{
-    int slot = m_arr.victim(lpa);
-    evict(slot, t, master);
-    return slot;
-}
-
-tick_t pl310::line_read(uint64_t lpa, uint8_t* out, tick_t s, uint8_t master)
+tick_t pl310::line_read(uint64_t lpa, uint8_t* out, tick_t s, uint8_t master, tick_t* stall)
 {
     const unsigned lb = m_arr.line_bytes();
     int slot = m_arr.find(lpa);
     tick_t done;
+    *stall = s;
     if (slot >= 0) {
         m_stats.hits++;
         m_arr.touch(slot);
         done = s + m_clk.cycles(m_cfg.hit_cycles);
     } else {
         m_stats.misses++;
-        slot = allocate(lpa, s, master);
-        const tick_t req = s + m_clk.cycles(m_cfg.hit_cycles);
+        *stall = allocate(lpa, s, master, &slot);
+        const tick_t req = std::max(s + m_clk.cycles(m_cfg.hit_cycles), *stall);
         m_down.set(tlm::TLM_READ_COMMAND, lpa, m_arr.data(slot), lb);
         m_down.ext.master = master;
         m_down.ext.uncached = false;
         m_down.ext.posted = false;
         done = forward(m_down.gp, req);
         note_inflight(req, done, master);
+        m_last_flight[port_master(master)] = done - req;
         m_arr.install(slot, lpa, 0);
         m_stats.miss_ps += done - s;
     }
@@ -166,7 +197,7 @@ tick_t pl310::line_write(uint64_t lpa, const uint8_t* in, tick_t s, uint8_t mast
         m_arr.touch(slot);
     } else {
         m_stats.write_allocs++;
-        slot = allocate(lpa, s, master);
+        s = allocate(lpa, s, master, &slot);
         m_arr.install(slot, lpa, 0);
     }
     if (in)
@@ -184,7 +215,7 @@ tick_t pl310::access(tlm::tlm_generic_payload& gp, tick_t t)
     if (x.uncached) {
         m_stats.uncached++;
         const tick_t pass = m_clk.cycles(m_cfg.uncached_cycles);
-        const tick_t s = book_port(t, pass);
+        const tick_t s = book_port(t, pass, x.master);
         m_down.set(gp.get_command(), gp.get_address(), gp.get_data_ptr(), gp.get_data_length());
         m_down.ext = x;
         const tick_t done = forward(m_down.gp, s + pass);
@@ -196,6 +227,7 @@ tick_t pl310::access(tlm::tlm_generic_payload& gp, tick_t t)
     const unsigned len = gp.get_data_length();
     uint8_t* data = gp.get_data_ptr();
     const tick_t port = m_clk.cycles(m_cfg.port_cycles);
+    const unsigned pm = port_master(x.master);
     tick_t at = t, done = t;
     uint8_t line[128];
     for (uint64_t a = addr; a < addr + len;) {
@@ -203,27 +235,38 @@ tick_t pl310::access(tlm::tlm_generic_payload& gp, tick_t t)
         const unsigned off = (unsigned)(a - lpa);
         const unsigned n = std::min<uint64_t>(lb - off, addr + len - a);
         uint8_t* p = data ? data + (a - addr) : nullptr;
-        const tick_t s = book_port(at, port);
+        const tick_t s = grant_port(at, x.master).start;
+        // A victim waiting for an eviction-buffer entry stalls the request
+        // in the port: the port is released `port` after the victim is out.
+        tick_t release;
         if (gp.is_read()) {
+            tick_t stall;
             if (n == lb) {
-                done = std::max(done, line_read(lpa, p, s, x.master));
+                done = std::max(done, line_read(lpa, p, s, x.master, &stall));
             } else {
-                done = std::max(done, line_read(lpa, line, s, x.master));
+                done = std::max(done, line_read(lpa, line, s, x.master, &stall));
                 if (p)
                     std::memcpy(p, line + off, n);
             }
-            at = s + port;
+            release = stall + port;
+            m_port.commit(pm, s, release - s, port, false);
+            at = release;
         } else {
             if (n == lb || x.full_line) {
-                at = line_write(lpa, p, s, x.master);
+                release = line_write(lpa, p, s, x.master);
+                m_port.commit(pm, s, release - s, port, false);
+                at = release;
             } else {
                 // Partial write: merge into the (possibly filled) line.
-                const tick_t f = line_read(lpa, line, s, x.master);
+                tick_t stall;
+                const tick_t f = line_read(lpa, line, s, x.master, &stall);
                 if (p)
                     std::memcpy(line + off, p, n);
                 else
                     std::memset(line + off, 0, n);
                 line_write(lpa, line, f, x.master);
+                release = stall + port;
+                m_port.commit(pm, s, release - s, port, false);
                 at = f;
             }
             done = at;
@@ -233,17 +276,29 @@ tick_t pl310::access(tlm::tlm_generic_payload& gp, tick_t t)
     return done;
 }
 
-tick_t pl310::maint_line(uint32_t op, uint64_t pa, tick_t t, tick_t* done)
+tick_t pl310::drain_ready(const rr_port::grant_info& g)
+{
+    tick_t ready = drained_at(g.start);
+    // The slot it waited for was another master's line transfer, moved here
+    // by arbitration after its own fill or eviction was computed: that
+    // transfer's fill or eviction is in flight now (as long as the master's
+    // last one took).
+    if (g.behind >= 0 && !g.behind_maint)
+        ready = std::max(ready, g.behind_slot_start + m_last_flight[g.behind]);
+    m_stats.drain_wait_ps += ready - g.start;
+    return ready;
+}
+
+tick_t pl310::maint_line(uint32_t op, uint64_t pa, tick_t t, tick_t* done, uint8_t master)
 {
     const uint64_t lpa = pa & ~(uint64_t)(m_arr.line_bytes() - 1);
-    tick_t ready = t;
-    if (m_cfg.maint_waits_for_drain) {
-        ready = drained_at(t);
-        m_stats.drain_wait_ps += ready - t;
-    }
+    // Atomic: once it has the port it holds every slave port until done,
+    // including the wait for transfers in flight.
+    const rr_port::grant_info g = grant_port(t, master);
+    const tick_t ready = m_cfg.maint_waits_for_drain ? drain_ready(g) : g.start;
     const tick_t dur = m_clk.cycles(m_cfg.maint_line_cycles);
-    const tick_t s = book_port(ready, dur);
-    m_maint.book(s, dur);
+    const tick_t s = ready;
+    tick_t end = s + dur;
     m_stats.maint_ps += dur;
     const int slot = m_arr.find(lpa);
     switch (op) {
@@ -258,24 +313,25 @@ tick_t pl310::maint_line(uint32_t op, uint64_t pa, tick_t t, tick_t* done)
     case pl310_reg::CLEAN_LINE_PA:
         m_stats.clean_line_ops++;
         if (slot >= 0 && m_arr.dirty(slot))
-            writeback(slot, s, mem::MASTER_OTHER);
+            end = std::max(end, writeback(slot, s, mem::MASTER_OTHER));
         break;
     default:
         m_stats.clean_inv_line_ops++;
         if (slot >= 0) {
             if (m_arr.dirty(slot))
-                writeback(slot, s, mem::MASTER_OTHER);
+                end = std::max(end, writeback(slot, s, mem::MASTER_OTHER));
             m_arr.drop(slot);
         }
         break;
     }
+    m_port.commit(port_master(master), g.start, end - g.start, end - g.start, true);
     SIM_TRACE(TRACE_L2, name(), "op 0x%x pa=0x%llx start=%llu wait=%llups", op, (unsigned long long)lpa,
               (unsigned long long)s, (unsigned long long)(s - t));
-    *done = s + dur;
+    *done = end;
     return s;
 }
 
-tick_t pl310::reg_write(uint32_t offset, uint32_t value, tick_t t, tick_t* done)
+tick_t pl310::reg_write(uint32_t offset, uint32_t value, tick_t t, tick_t* done, uint8_t master)
 {
     const tick_t arr = t + m_clk.cycles(m_cfg.reg_write_cycles);
     tick_t tmp;
@@ -286,14 +342,14 @@ tick_t pl310::reg_write(uint32_t offset, uint32_t value, tick_t t, tick_t* done)
     case pl310_reg::INV_LINE_PA:
     case pl310_reg::CLEAN_LINE_PA:
     case pl310_reg::CLEAN_INV_LINE_PA:
-        return maint_line(offset, value, arr, done);
+        return maint_line(offset, value, arr, done, master);
     case pl310_reg::CACHE_SYNC:
     case pl310_reg::DUMMY_REG: {
-        const tick_t ready = drained_at(arr);
-        m_stats.drain_wait_ps += ready - arr;
+        // Atomic like the line operations; always waits for the buffers to drain.
+        const rr_port::grant_info g = grant_port(arr, master);
+        const tick_t s = drain_ready(g);
         const tick_t dur = m_clk.cycles(m_cfg.sync_cycles);
-        const tick_t s = book_port(ready, dur);
-        m_maint.book(s, dur);
+        m_port.commit(port_master(master), g.start, s + dur - g.start, s + dur - g.start, true);
         m_stats.maint_ps += dur;
         m_stats.syncs++;
         *done = s + dur;
@@ -322,7 +378,7 @@ tick_t pl310::reg_write(uint32_t offset, uint32_t value, tick_t t, tick_t* done)
     }
 }
 
-tick_t pl310::reg_write_lines(uint32_t offset, uint64_t pa, unsigned n, tick_t t, tick_t* done)
+tick_t pl310::reg_write_lines(uint32_t offset, uint64_t pa, unsigned n, tick_t t, tick_t* done, uint8_t master)
 {
     const unsigned lb = m_arr.line_bytes();
     const tick_t rw = m_clk.cycles(m_cfg.reg_write_cycles);
@@ -330,23 +386,25 @@ tick_t pl310::reg_write_lines(uint32_t offset, uint64_t pa, unsigned n, tick_t t
     if (n == 0)
         return t;
     // The first operation waits like any other; it ends at e.
-    tick_t acc = reg_write(offset, (uint32_t)pa, t, done);
+    tick_t acc = reg_write(offset, (uint32_t)pa, t, done, master);
     const tick_t e = *done;
+    const unsigned pm = port_master(master);
     // The following ones arrive while it runs and start back to back unless
-    // another booking or a transfer in flight is in the way.
-    bool fast = n > 1 && rw <= dur && acc + rw <= e && m_port.last_end() <= e && drained_at(e) == e;
+    // another master's booking or a transfer in flight is in the way.
+    bool fast = n > 1 && rw <= dur && acc + rw <= e && m_port.others_last_end(pm) <= e && m_port.debt(pm) == 0 &&
+                drained_at(e) == e;
     if (fast && offset != pl310_reg::INV_LINE_PA) {
         for (unsigned k = 1; k < n && fast; k++)
             fast = !is_dirty(pa + (uint64_t)k * lb);  // a clean that writes back takes the slow path
     }
     if (!fast) {
         for (unsigned k = 1; k < n; k++)
-            acc = reg_write(offset, (uint32_t)(pa + (uint64_t)k * lb), acc, done);
+            acc = reg_write(offset, (uint32_t)(pa + (uint64_t)k * lb), acc, done, master);
         return acc;
     }
     const unsigned m = n - 1;
-    const tick_t s1 = m_port.book(e, dur * m);
-    m_maint.book(s1, dur * m);
+    const tick_t s1 = e;
+    m_port.commit(pm, s1, dur * m, dur, true);
     m_stats.maint_ps += dur * m;
     for (unsigned k = 1; k < n; k++) {
         const uint64_t lpa = pa + (uint64_t)k * lb;

@@ -1,15 +1,21 @@
 // models/cache/pl310.h: PL310 (L2C-310) shared L2 cache with data.
 //
 // Models: a 16-way write-back, read- and write-allocate cache holding line data;
-// one slave-port timeline shared by all masters (each line transfer occupies
-// it); line fills from and evictions to DRAM through the fabric, tracked while
-// in flight; maintenance by PA (INV/CLEAN/CLEAN_INV_LINE_PA) and CACHE_SYNC as
-// writes to its register block, each atomic: it stalls every slave port for its
-// duration, so one core's maintenance delays the others' L2 traffic. With
-// maint_waits_for_drain, a line operation first waits for fills/evictions in
-// flight; CACHE_SYNC always does. Non-cacheable accesses pass through.
+// the slave ports shared by all masters with round-robin arbitration per
+// request (common/rr_port.h: a request arriving during another master's burst
+// waits for one of its line transfers, not for the burst); line fills from and
+// evictions to DRAM through the fabric, tracked while in flight; an eviction
+// buffer of eviction_buffer_lines entries (a request whose dirty victim finds
+// it full holds the ports until an entry frees); maintenance by PA
+// (INV/CLEAN/CLEAN_INV_LINE_PA) and CACHE_SYNC as writes to its register block,
+// each atomic: it holds every slave port for its duration, so one core's
+// maintenance delays the others' L2 traffic. With maint_waits_for_drain, a line
+// operation that has the ports first waits for fills/evictions in flight
+// (including the one of the line transfer arbitration let in just before it);
+// CACHE_SYNC always does. Non-cacheable accesses pass through.
 // Does not model: way and set/way operations (logged unimplemented), the
-// prefetch engine, lockdown, exclusive mode, ECC, the store buffer merging.
+// prefetch engine, lockdown, exclusive mode, ECC, the store buffer merging,
+// separate line-fill buffers (fills are not limited in number).
 #pragma once
 #include <systemc>
 #include <tlm>
@@ -20,6 +26,7 @@
 #include "cache/cache_array.h"
 #include "common/params.h"
 #include "common/stats.h"
+#include "common/rr_port.h"
 #include "common/timeline.h"
 #include "mem/mem_ext.h"
 #include "mem/phys_mem.h"
@@ -60,13 +67,16 @@ public:
     // Register write at absolute time t by a core. Returns when the write was
     // accepted (the core may go on); *done receives when the operation
     // completes (a later DSB waits for it).
-    tick_t reg_write(uint32_t offset, uint32_t value, tick_t t, tick_t* done);
+    // master: the issuing core (MASTER_CPU0 + core), for port arbitration.
+    tick_t reg_write(uint32_t offset, uint32_t value, tick_t t, tick_t* done,
+                     uint8_t master = mem::MASTER_OTHER);
     // n writes of a by-PA line operation register for consecutive lines from
     // pa, each issued when the previous one was accepted: exactly the loop
     // of Linux's l2c210_*_range. Same result as n reg_write() calls; when
     // nothing else is booked on the ports and nothing is in flight, the n
     // operations are booked as one block.
-    tick_t reg_write_lines(uint32_t offset, uint64_t pa, unsigned n, tick_t t, tick_t* done);
+    tick_t reg_write_lines(uint32_t offset, uint64_t pa, unsigned n, tick_t t, tick_t* done,
+                           uint8_t master = mem::MASTER_OTHER);
     uint32_t reg_read(uint32_t offset);
 
     const l2_stats& stats() const { return m_stats; }
@@ -95,15 +105,24 @@ private:
     void b_transport(int port, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
     void regs_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
 
-    // Port booking for an access arriving at t that needs dur; counts waits.
-    tick_t book_port(tick_t t, tick_t dur);
-    // Line operations (t = when the port is ours); return completion.
-    int allocate(uint64_t lpa, tick_t t, uint8_t master);
-    void evict(int slot, tick_t t, uint8_t master);
+    // When a request of master arriving at t gets the slave ports; counts waits.
+    rr_port::grant_info grant_port(tick_t t, uint8_t master);
+    // grant_port, then hold the ports for dur.
+    tick_t book_port(tick_t t, tick_t dur, uint8_t master);
+    // When an atomic operation granted the ports (g) may start: transfers in
+    // flight have completed. Counts drain_wait_ps.
+    tick_t drain_ready(const rr_port::grant_info& g);
+    // Time >= t an eviction-buffer entry is free (sets m_eb_pick).
+    tick_t eb_enter(tick_t t);
+    // Line operations (t = when the port is ours). allocate/writeback return
+    // when the victim has left for the eviction buffer.
+    tick_t allocate(uint64_t lpa, tick_t t, uint8_t master, int* slot);
     tick_t writeback(int slot, tick_t t, uint8_t master);
-    tick_t line_read(uint64_t lpa, uint8_t* out, tick_t t, uint8_t master);
+    // Returns when the data is there; *stall = when the victim was out.
+    tick_t line_read(uint64_t lpa, uint8_t* out, tick_t t, uint8_t master, tick_t* stall);
+    // Returns when the port may take the next request.
     tick_t line_write(uint64_t lpa, const uint8_t* in, tick_t t, uint8_t master);
-    tick_t maint_line(uint32_t op, uint64_t pa, tick_t t, tick_t* done);
+    tick_t maint_line(uint32_t op, uint64_t pa, tick_t t, tick_t* done, uint8_t master);
     tick_t forward(tlm::tlm_generic_payload& gp, tick_t t);
     // Latest completion among fills/evictions started at or before t.
     tick_t drained_at(tick_t t) const;
@@ -113,8 +132,10 @@ private:
     mem::phys_mem& m_mem;
     clock_domain m_clk;
     cache_array m_arr;
-    timeline m_port;   // all slave-port occupancy
-    timeline m_maint;  // the part of it taken by maintenance (for blocked_ps)
+    rr_port m_port{mem::MASTER_COUNT};  // slave-port occupancy per master
+    std::vector<timeline> m_eb;         // one occupancy timeline per eviction-buffer entry
+    size_t m_eb_pick = 0;
+    tick_t m_last_flight[mem::MASTER_COUNT] = {};  // duration of each master's latest fill/eviction
     struct flight { tick_t start, end; };
     // Fills and evictions in flight, one list per master: each master issues
     // in its own time order, so appends keep every list sorted by start.

@@ -371,7 +371,96 @@ START_TEST(test_dram_latency_rises_under_stress)
     ck_assert_uint_gt(h.stress->stats().pages, 50);
     const double idle = (double)p.sum[0] / p.n[0] / 1000.0, busy = (double)p.sum[1] / p.n[1] / 1000.0;
     ck_assert_msg(idle > 130 && idle < 160, "idle miss %.1f ns (L2 25 cycles + ~110 ns)", idle);
-    ck_assert_msg(busy > idle + 10, "miss under stress %.1f ns vs idle %.1f ns", busy, idle);
+    // The hog's evictions queue ahead of the misses at the fabric port and in
+    // the DRAM channel; the slave ports cost a miss at most one of the hog's
+    // line slots (round-robin). The DRAM model has no banks or rows, so the
+    // rise is small (about 1 ns at this load).
+    ck_assert_msg(busy > idle && busy < idle + 20, "miss under stress %.1f ns vs idle %.1f ns", busy, idle);
+}
+END_TEST
+
+// Full-line writes of master `core` (as the memory hog issues them), no data.
+static tick_t line_writes(hierarchy& h, unsigned core, uint64_t pa, unsigned len, tick_t t)
+{
+    mem::mem_txn tx;
+    tx.set(tlm::TLM_WRITE_COMMAND, pa, nullptr, len);
+    tx.ext.master = (uint8_t)(mem::MASTER_CPU0 + core);
+    tx.ext.full_line = true;
+    tx.ext.posted = false;
+    return h.l2.access(tx.gp, t);
+}
+
+// Time from the fabric accepting an eviction to its completion: NIC-301 hop,
+// DRAM service of 32 B, write latency (noc.cc, dram.cc).
+static tick_t eviction_flight(const hierarchy_config& c)
+{
+    const clock_domain noc(c.noc.clock_hz), ddr(c.dram.clock_hz);
+    return noc.cycles(c.noc.latency_cycles) +
+           ddr.cycles(c.dram.overhead_cycles + 32 / c.dram.bytes_per_cycle + c.dram.write_latency_cycles);
+}
+
+// With one eviction-buffer entry, a line write whose victim is dirty waits
+// for the previous eviction to complete: the writer is paced by the fabric.
+START_TEST(test_eviction_buffer_paces_dirty_victims)
+{
+    hierarchy_config c = small_cfg(2);
+    c.l2.eviction_buffer_lines = 1;
+    hierarchy h(c);
+    elaborate();
+    const clock_domain cpu(996e6);
+    const tick_t port = cpu.cycles(c.l2.port_cycles), flight = eviction_flight(c);
+    ck_assert_uint_gt(flight, port);
+    const uint64_t a = BASE + 0x400000;
+    // Victims are invalid while the L2 fills: one port slot per line.
+    tick_t t = line_writes(h, 1, a, 4096, 0);
+    ck_assert_uint_eq(t, 128 * port);
+    t = line_writes(h, 1, a + 4096, (1 << 20) - 4096, t);
+    ck_assert_uint_eq(h.l2.stats().writebacks, 0);
+    // Now every victim is dirty.
+    const tick_t t0 = t + 10 * PS_PER_US;
+    const tick_t end = line_writes(h, 1, a + (1 << 20), 4096, t0);
+    ck_assert_uint_eq(h.l2.stats().writebacks, 128);
+    ck_assert_uint_eq(end - t0, 127 * flight + port);
+    ck_assert_uint_eq(h.l2.stats().eb_wait_ps, 127 * (flight - port));
+}
+END_TEST
+
+// A core's range of by-PA operations arriving while another master streams
+// dirty-victim line writes: the first operation waits for one of the
+// writer's requests, not for its whole burst, and from then on the two
+// alternate; each operation also waits for the eviction the writer's line
+// before it started (maint_waits_for_drain).
+START_TEST(test_maintenance_alternates_with_streaming_writer)
+{
+    hierarchy_config c = small_cfg(2);
+    c.dram.write_latency_cycles = 42;
+    hierarchy h(c);
+    elaborate();
+    const clock_domain cpu(996e6);
+    const tick_t port = cpu.cycles(c.l2.port_cycles), op = cpu.cycles(c.l2.maint_line_cycles);
+    const tick_t rw = cpu.cycles(c.l2.reg_write_cycles), flight = eviction_flight(c);
+    const uint64_t a = BASE + 0x400000;
+    tick_t t = line_writes(h, 1, a, 1 << 20, 0);  // the whole L2 dirty
+    // Core 1's 8 KiB burst is booked first (it runs ahead).
+    const tick_t w0 = t + 10 * PS_PER_US;
+    const tick_t wend = line_writes(h, 1, a + (1 << 20), 8192, w0);
+    ck_assert_uint_gt(wend - w0, 2 * PS_PER_US);
+    // Core 0 then writes INV_LINE_PA for 64 lines at an earlier time inside it.
+    const tick_t t0 = w0 + 100 * PS_PER_NS;
+    tick_t done;
+    const tick_t first = h.l2.reg_write(pl310_reg::INV_LINE_PA, (uint32_t)(BASE + 0x80000), t0, &done,
+                                        mem::MASTER_CPU0);
+    ck_assert_msg(first - (t0 + rw) <= port + flight, "first operation waited %llu ps",
+                  (unsigned long long)(first - t0 - rw));
+    const tick_t e1 = done;
+    h.l2.reg_write_lines(pl310_reg::INV_LINE_PA, BASE + 0x80020, 63, first, &done, mem::MASTER_CPU0);
+    // Each of the 63 waits for one writer request and its eviction: between
+    // op + flight - (the writer's line pace) and op + port + flight each.
+    const tick_t per = (done - e1) / 63;
+    ck_assert_msg(per >= op + flight - 4 * port && per <= op + port + flight + 1000,
+                  "%llu ps per operation (op %llu, flight %llu)", (unsigned long long)per,
+                  (unsigned long long)op, (unsigned long long)flight);
+    ck_assert_uint_gt(h.l2.stats().drain_wait_ps, 63 * (flight - 4 * port));
 }
 END_TEST
 
@@ -412,6 +501,8 @@ Suite* suite_cache(void)
     tcase_add_test(tc, test_pl310_op_blocks_other_core);
     tcase_add_test(tc, test_range_helper_counts_2033);
     tcase_add_test(tc, test_line_burst_equals_loop);
+    tcase_add_test(tc, test_eviction_buffer_paces_dirty_victims);
+    tcase_add_test(tc, test_maintenance_alternates_with_streaming_writer);
     tcase_add_test(tc, test_to_device_cleans);
     tcase_add_test(tc, test_scu_coherence_between_cores);
     tcase_add_test(tc, test_a53_profile_invalidate_cleans_and_prefetch);
