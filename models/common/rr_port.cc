@@ -34,8 +34,9 @@ rr_port::grant_info rr_port::grant(unsigned m, tick_t t)
             s = e->end;
             moved = true;
         }
-        for (unsigned x = 0; x < m_m.size(); x++) {
-            if (x == m || (waited >> x & 1))
+        for (uint32_t live = m_live & ~waited & ~(1u << m); live; live &= live - 1) {
+            const unsigned x = (unsigned)__builtin_ctz(live);
+            if (m_m[x].v.back().end <= s)
                 continue;
             const env* e = containing(m_m[x], s);
             if (!e)
@@ -109,9 +110,11 @@ void rr_port::commit(unsigned m, tick_t s, tick_t hold, tick_t slot, bool maint)
     me.debt = 0;
     if (hold == 0)
         return;
-    for (unsigned x = 0; x < m_m.size(); x++)
-        if (x != m)
-            displace(m_m[x], s, s + hold);
+    for (uint32_t live = m_live & ~(1u << m); live; live &= live - 1) {
+        master& x = m_m[(unsigned)__builtin_ctz(live)];
+        if (x.v.back().end > s)
+            displace(x, s, s + hold);
+    }
     if (slot == 0)
         slot = hold;
     env* last = me.v.size() > me.head ? &me.v.back() : nullptr;
@@ -125,6 +128,7 @@ void rr_port::commit(unsigned m, tick_t s, tick_t hold, tick_t slot, bool maint)
         last->end = s + hold;
     } else if (!last || s >= last->end) {
         me.v.push_back(env{s, s + hold, s, slot, maint});
+        m_live |= 1u << m;
     } else {  // rare: the master's own requests out of time order
         auto it = std::upper_bound(me.v.begin() + (long)me.head, me.v.end(), s,
                                    [](tick_t a, const env& e) { return a < e.start; });

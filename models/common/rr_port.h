@@ -29,6 +29,7 @@ namespace models {
 
 class rr_port {
 public:
+    // masters <= 32
     rr_port(unsigned masters, tick_t horizon_ps = 100 * PS_PER_US) : m_m(masters), m_horizon(horizon_ps) {}
     void set_horizon(tick_t h) { m_horizon = h; }
 
@@ -68,6 +69,7 @@ private:
     void prune(master& x, tick_t t);
 
     std::vector<master> m_m;
+    uint32_t m_live = 0;  // masters that have booked (bit per master)
     tick_t m_horizon;
 };
 
