@@ -7,18 +7,24 @@
 // write-streaming mode for consecutive full-line writes), so it allocates and
 // evicts L2 lines and fills the DRAM channel: that is how it slows the RX
 // core. The footprint lies past the backed DRAM window (timing only).
-// Runs loosely timed with a quantum keeper, ahead of the cores by
-// lookahead_quanta: the cores interact with the hog only through shared
-// resources (PL310 ports and in-flight transfers, DRAM), and a core that ran
-// ahead of the hog would find its traffic missing. Does not model: glibc, TLB misses,
-// the scheduler (the workers have their cores to themselves).
+// A worker on a core of its own runs as a SystemC thread, loosely timed with
+// a quantum keeper, ahead of the cores by lookahead_quanta: the cores
+// interact with it only through shared resources (PL310 ports and in-flight
+// transfers, DRAM), and a core that ran ahead of the hog would find its
+// traffic missing. A worker whose core also runs network work (the owner
+// sets it in task_workers) is not started here: the owner runs its
+// program() step by step as a task of that core, time-shared with ksoftirqd
+// or the application by the core's scheduler. Does not model: glibc, TLB
+// misses, migration between cores.
 #pragma once
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/tlm_quantumkeeper.h>
+#include <functional>
 #include <memory>
 #include <vector>
+#include "common/time.h"
 #include "common/params.h"
 #include "common/stats.h"
 #include "mem/mem_ext.h"
@@ -31,6 +37,7 @@ struct stress_config {
 #undef P
     double clock_hz = 996e6;  // core clock, Hz; set by elaboration from [cpu] clock
     uint64_t base = 0;        // first byte of worker 0's footprint (past the backed window)
+    uint32_t task_workers = 0;  // bit i: worker i runs as a task of its core (not started here)
 };
 extern const param_table stress_param_table;
 
@@ -42,6 +49,36 @@ struct stress_stats {
 extern const stat_desc stress_stat_rows[];
 extern const size_t stress_stat_count;
 
+// One worker's program (stress.c hogvm as the kernel runs it), one step at a
+// time: a page fault with its page zeroing, one read-back of a touched byte,
+// or the end-of-pass free. The caller supplies the time and the memory path.
+class hog_program {
+public:
+    hog_program(const stress_config& cfg, unsigned worker, stress_stats& stats);
+
+    // Performs an access at absolute time t; returns when it completes.
+    using mem_fn = std::function<tick_t(tlm::tlm_command cmd, uint64_t pa, unsigned len, bool full_line, tick_t t)>;
+    struct step_result {
+        tick_t end;     // when the step's work is done (core busy until then)
+        bool pass_end;  // the step ended a pass (munmap: the worker synchronises)
+    };
+    step_result step(tick_t t, const mem_fn& mem);
+    // The next step is the read-back (user mode) rather than kernel work.
+    bool next_is_user() const { return m_phase == phase::check; }
+    unsigned worker() const { return m_worker; }
+
+private:
+    enum class phase { touch, check, free };
+    const stress_config& m_cfg;
+    stress_stats& m_stats;
+    const clock_domain m_clk;
+    const unsigned m_worker;
+    const uint64_t m_pages, m_base, m_meta_base;
+    uint64_t m_meta;
+    phase m_phase = phase::touch;
+    uint64_t m_off = 0;
+};
+
 class stressor : public sc_core::sc_module {
 public:
     // One initiator per worker, each bound to the PL310's cpu_side.
@@ -50,12 +87,16 @@ public:
     stressor(sc_core::sc_module_name nm, const stress_config& cfg);
     const stress_stats& stats() const { return m_stats; }
     void reset_stats() { m_stats = {}; }
+    const stress_config& config() const { return m_cfg; }
+    // Worker i's program, for an owner that runs it as a task (task_workers).
+    hog_program& program(unsigned i) { return *m_prog.at(i); }
 
 private:
     void worker(unsigned i);
 
     const stress_config m_cfg;
     stress_stats m_stats{};
+    std::vector<std::unique_ptr<hog_program>> m_prog;
 };
 
 } // namespace models::mem
