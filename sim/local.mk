@@ -8,6 +8,7 @@ sim_libsim_a_SOURCES = \
 	sim/khost.h sim/khost.cc sim/hooks.cc \
 	sim/driver_build.h sim/driver_build.cc \
 	sim/app.h sim/app.cc \
+	sim/hog_task.h sim/hog_task.cc \
 	sim/tx.h sim/tx.cc \
 	sim/coherence.h sim/coherence.cc \
 	sim/units.h sim/units.cc \

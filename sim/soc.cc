@@ -34,6 +34,12 @@ static const param_desc k_output_rows[] = {
 const param_table output_param_table = {"output", "what a run records besides its statistics: the time series",
                                         k_output_rows, sizeof k_output_rows / sizeof k_output_rows[0]};
 
+// Does `core` run network work (the RX interrupt, the application, the sender)?
+static bool runs_network(const soc_config& c, unsigned core)
+{
+    return core == c.cpu.irq_core || (c.app.enabled && core == c.app.core) || (c.tx.enabled && core == c.tx.core);
+}
+
 static cache::hierarchy_config seeded(const soc_config& c)
 {
     cache::hierarchy_config h = c.mem;
@@ -42,6 +48,12 @@ static cache::hierarchy_config seeded(const soc_config& c)
     h.quantum_ps = c.scenario.quantum_ps;
     h.l1.seed = c.scenario.seed;
     h.l2.seed = c.scenario.seed;
+    // A worker on a core with network work shares it (a task of that core).
+    h.stress.task_workers = 0;
+    if (c.mem.stress.enabled)
+        for (unsigned i = 0; i < c.mem.stress.workers && i < 32; i++)
+            if (runs_network(c, c.mem.stress.core + i))
+                h.stress.task_workers |= 1u << i;
     return h;
 }
 
@@ -116,6 +128,21 @@ soc::soc(const soc_config& cfg) : m_cfg(cfg), m_mem(seeded(cfg))
             throw std::invalid_argument("tx.core must name an existing core");
         m_tx.reset(new tx_task(cfg.tx, *m_cores[cfg.tx.core], &m_ndev));
         m_cores[cfg.tx.core]->add_task(m_tx.get());
+    }
+    const mem::stress_config& sc = m_mem.stress->config();
+    for (unsigned i = 0; sc.enabled && i < sc.workers; i++) {
+        if (!(sc.task_workers >> i & 1))
+            continue;
+        cpu::core& c = *m_cores.at(sc.core + i);
+        m_hogs.emplace_back(new hog_task(m_mem.stress->program(i), m_mem.l2, c, sc.start_ps));
+        c.add_task(m_hogs.back().get());
+        if (sc.start_ps)  // an idle core would not look for it before something else woke it
+            sc_core::sc_spawn(
+                [&c, t = sc.start_ps] {
+                    sc_core::wait(from_ps(t));
+                    c.wake(t);
+                },
+                sc_core::sc_gen_unique_name("stress_start"));
     }
     m_series_cols = {"time_s",      "rx_fifo_bytes", "rx_bds_ready", "irq_line", "napi_polling",
                      "mac_drops",   "socket_drops",  "delivered",    "cpu0_busy_pct"};
@@ -236,6 +263,15 @@ run_summary soc::run()
     sc_core::sc_start(from_ps(m_cfg.scenario.duration_ps));
     for (auto& c : m_cores)
         c->settle();
+    // Hog workers with a core of their own ran outside the core models.
+    const mem::stress_config& sc = m_mem.stress->config();
+    for (unsigned i = 0; sc.enabled && i < sc.workers; i++) {
+        if (sc.task_workers >> i & 1)
+            continue;
+        const mem::hog_program& p = m_mem.stress->program(i);
+        m_cores.at(sc.core + i)->account_external(cpu::ctx::user, p.user_ps());
+        m_cores.at(sc.core + i)->account_external(cpu::ctx::sys, p.sys_ps());
+    }
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
     const double secs = (double)(now_ps() - t0) / PS_PER_S;
 

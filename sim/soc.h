@@ -16,6 +16,7 @@
 #include "cpu/core.h"
 #include "enet/enet.h"
 #include "sim/app.h"
+#include "sim/hog_task.h"
 #include "sim/khost.h"
 #include "sim/tx.h"
 #include "traffic/traffic.h"
@@ -133,6 +134,7 @@ private:
     std::unique_ptr<khost> m_kernel;
     std::unique_ptr<app_task> m_app;
     std::unique_ptr<tx_task> m_tx;
+    std::vector<std::unique_ptr<hog_task>> m_hogs;  // stress workers sharing a core with network work
     sc_core::sc_signal<bool> m_irq{"enet_irq"};
     sc_core::sc_signal<bool> m_no_irq{"no_irq"};
     void sampler();

@@ -34,6 +34,14 @@ void core::reset_stats()
     m_acct_mark = std::max(m_acct_mark, now_ps());
 }
 
+void core::account_external(ctx x, tick_t ps)
+{
+    tick_t& idle = m_ctx_ps[(int)ctx::idle];
+    const tick_t moved = std::min(ps, idle);
+    idle -= moved;
+    m_ctx_ps[(int)x] += moved;
+}
+
 const cpu_stats& core::stats()
 {
     m_stats.irq_ps = m_ctx_ps[(int)ctx::irq];
@@ -49,6 +57,7 @@ const cpu_stats& core::stats()
     m_stats.cat_copy = m_cat_ps[CAT_COPY] / p;
     m_stats.cat_stack = m_cat_ps[CAT_STACK] / p;
     m_stats.cat_alloc = m_cat_ps[CAT_ALLOC] / p;
+    m_stats.cat_other = m_cat_ps[CAT_OTHER] / p;
     return m_stats;
 }
 

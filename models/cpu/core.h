@@ -34,8 +34,10 @@ extern const size_t cpu_stat_count;
 // Accounting context of the running code.
 enum class ctx : uint8_t { irq, softirq, sys, user, idle };
 
-// Cost categories (same numbering as SIMHOST_CAT_* in drivers/shim/simhost.h).
-enum cat : uint8_t { CAT_DRIVER, CAT_DESC, CAT_MMIO, CAT_DMA_SYNC, CAT_COPY, CAT_STACK, CAT_ALLOC, CAT_COUNT };
+// Cost categories (same numbering as SIMHOST_CAT_* in drivers/shim/simhost.h;
+// CAT_OTHER, work outside the network path such as a memory-hog worker
+// sharing the core, has no driver-side name).
+enum cat : uint8_t { CAT_DRIVER, CAT_DESC, CAT_MMIO, CAT_DMA_SYNC, CAT_COPY, CAT_STACK, CAT_ALLOC, CAT_OTHER, CAT_COUNT };
 
 class core;
 
@@ -111,6 +113,10 @@ public:
     void reset_stats();
     // Close the accounting up to SystemC time (idle until now) before a dump.
     void settle();
+    // Work this core did that its own thread did not run (a memory-hog worker
+    // given the core to itself runs as a thread of the stressor): moves up to
+    // ps of idle time to context x. Call after settle().
+    void account_external(ctx x, tick_t ps);
 
     // The core whose thread is running (the instrumentation hooks' target).
     static core* current() { return s_current; }

@@ -28,6 +28,7 @@ hog_program::hog_program(const stress_config& cfg, unsigned worker, stress_stats
 hog_program::step_result hog_program::step(tick_t t, const mem_fn& mem)
 {
     const uint64_t page = 4096, line = 32, span = m_pages * page;
+    const tick_t t0 = t;
     switch (m_phase) {
     case phase::touch: {
         // Every stride byte; a new page faults and is zeroed first.
@@ -46,6 +47,7 @@ hog_program::step_result hog_program::step(tick_t t, const mem_fn& mem)
         m_stats.zero_ps += zero;
         m_stats.pages++;
         m_stats.bytes_zeroed += page;
+        m_sys_ps += t - t0;
         // The next stride byte on another page (stride >= one page).
         m_off += m_cfg.vm_stride;
         if (m_off >= span) {
@@ -59,6 +61,7 @@ hog_program::step_result hog_program::step(tick_t t, const mem_fn& mem)
         const tick_t done = mem(tlm::TLM_READ_COMMAND, m_base + (m_off & ~(line - 1)), (unsigned)line, false, t);
         t = done + m_clk.cycles(m_cfg.check_cycles);
         m_stats.checks++;
+        m_user_ps += t - t0;
         m_off += m_cfg.vm_stride;
         if (m_off >= span) {
             m_off = 0;
@@ -71,6 +74,7 @@ hog_program::step_result hog_program::step(tick_t t, const mem_fn& mem)
     }
     t += m_clk.cycles(m_cfg.free_cycles) * m_pages;
     m_stats.passes++;
+    m_sys_ps += t - t0;
     m_phase = phase::touch;
     return {t, true};
 }

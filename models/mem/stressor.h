@@ -66,6 +66,11 @@ public:
     // The next step is the read-back (user mode) rather than kernel work.
     bool next_is_user() const { return m_phase == phase::check; }
     unsigned worker() const { return m_worker; }
+    // Time its steps took since the last reset, ps: read-back (%usr) and the
+    // rest (%sys: faults, zeroing, munmap work).
+    tick_t user_ps() const { return m_user_ps; }
+    tick_t sys_ps() const { return m_sys_ps; }
+    void reset_accounting() { m_user_ps = m_sys_ps = 0; }
 
 private:
     enum class phase { touch, check, free };
@@ -77,6 +82,7 @@ private:
     uint64_t m_meta;
     phase m_phase = phase::touch;
     uint64_t m_off = 0;
+    tick_t m_user_ps = 0, m_sys_ps = 0;
 };
 
 class stressor : public sc_core::sc_module {
@@ -86,7 +92,12 @@ public:
 
     stressor(sc_core::sc_module_name nm, const stress_config& cfg);
     const stress_stats& stats() const { return m_stats; }
-    void reset_stats() { m_stats = {}; }
+    void reset_stats()
+    {
+        m_stats = {};
+        for (auto& p : m_prog)
+            p->reset_accounting();
+    }
     const stress_config& config() const { return m_cfg; }
     // Worker i's program, for an owner that runs it as a task (task_workers).
     hog_program& program(unsigned i) { return *m_prog.at(i); }

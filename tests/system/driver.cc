@@ -109,6 +109,51 @@ START_TEST(test_overload_moves_to_ksoftirqd)
 }
 END_TEST
 
+// A memory-hog worker on the RX interrupt core (stress -m N with N = the
+// number of cores puts one there) is a task of that core: it takes the time
+// NAPI leaves and shares the core with ksoftirqd under overload; its time is
+// %sys/%usr and CAT_OTHER, not part of the cycles per received frame.
+START_TEST(test_hog_shares_rx_core)
+{
+    sim::soc_config c = sys_config(20000, 30);
+    c.mem.stress.enabled = true;
+    c.mem.stress.core = 0;
+    c.mem.stress.vm_bytes = 8 << 20;
+    sim::soc s(c);
+    const sim::run_summary r = s.run();
+    ck_assert_uint_gt(r.frames_delivered, 100);
+    ck_assert_msg(r.cpu[0].idle_pct < 1.0, "cpu0 idle %.1f%%", r.cpu[0].idle_pct);
+    ck_assert_msg(r.cpu[0].sys_pct > 20.0, "cpu0 sys %.1f%%", r.cpu[0].sys_pct);
+    const double other_pct = 100.0 * (double)sys_stat(s, "cpu0.cat_other") * 1004.0 / 30e9;
+    ck_assert_msg(other_pct > 20.0, "cpu0 CAT_OTHER %.1f%% of the window", other_pct);
+    ck_assert_uint_gt(sys_stat(s, "stress.pages"), 100);
+    // The hog's cycles are not the network path's: per frame the RX core
+    // costs what it costs without the hog, plus its memory interference.
+    ck_assert_msg(r.cpf_total < 45000, "cycles per frame %.0f", r.cpf_total);
+    // No worker runs outside the core models: the other cores stay idle.
+    ck_assert_msg(r.cpu[2].idle_pct > 99.9 && r.cpu[3].idle_pct > 99.9, "cpu2 idle %.1f%%", r.cpu[2].idle_pct);
+}
+END_TEST
+
+// A worker given a core of its own runs outside the core models; its core
+// still shows it busy (stress runs at ~98 % sys: page faults and zeroing).
+START_TEST(test_dedicated_hog_core_accounted)
+{
+    sim::soc_config c = sys_config(20000, 30);
+    c.mem.stress.enabled = true;
+    c.mem.stress.core = 2;
+    c.mem.stress.vm_bytes = 8 << 20;
+    sim::soc s(c);
+    const sim::run_summary r = s.run();
+    ck_assert_msg(r.cpu[2].idle_pct < 0.5, "cpu2 idle %.1f%%", r.cpu[2].idle_pct);
+    ck_assert_msg(r.cpu[2].sys_pct > 80.0 && r.cpu[2].user_pct > 0.5, "cpu2 sys %.1f%% user %.1f%%",
+                  r.cpu[2].sys_pct, r.cpu[2].user_pct);
+    ck_assert_msg(r.cpu[0].sys_pct < 1.0, "cpu0 sys %.1f%%", r.cpu[0].sys_pct);
+    ck_assert_uint_eq(sys_stat(s, "cpu0.cat_other"), 0);
+    ck_assert_msg(r.cpu[3].idle_pct > 99.9, "cpu3 idle %.1f%%", r.cpu[3].idle_pct);
+}
+END_TEST
+
 // A slow reader loses datagrams at the socket, not in the MAC.
 START_TEST(test_socket_drops_counted_apart)
 {
@@ -193,6 +238,8 @@ Suite* suite_driver(void)
     tcase_add_test(tc, test_irq_masked_during_poll_and_reenabled);
     tcase_add_test(tc, test_overload_moves_to_ksoftirqd);
     tcase_add_test(tc, test_socket_drops_counted_apart);
+    tcase_add_test(tc, test_hog_shares_rx_core);
+    tcase_add_test(tc, test_dedicated_hog_core_accounted);
     tcase_add_test(tc, test_tx_path_verified);
     tcase_add_test(tc, test_unknown_kernel_symbol_named);
     tcase_add_test(tc, test_bad_patch_and_compile_errors);
