@@ -66,6 +66,8 @@ static traffic::traffic_config seeded_traffic(const soc_config& c)
 
 soc::soc(const soc_config& cfg) : m_cfg(cfg), m_mem(seeded(cfg))
 {
+    if (cfg.app.join_group && (cfg.app.join_group >> 28) != 0xE)
+        throw std::invalid_argument("app.join_group must be an IPv4 multicast address (224.0.0.0/4)");
     if (cfg.cpu.irq_core >= cfg.cpu.cores || cfg.app.core >= cfg.cpu.cores)
         throw std::invalid_argument("cpu.irq_core and app.core must name existing cores");
     for (unsigned i = 0; i < cfg.cpu.cores; i++) {
@@ -201,6 +203,8 @@ void soc::boot()
     rc = shim_dev_open(m_ndev);
     if (rc)
         throw driver_error("ndo_open failed: " + std::to_string(rc));
+    if (m_cfg.app.enabled && m_cfg.app.join_group && (rc = shim_ip_mc_join(m_cfg.app.join_group)) != 0)
+        throw driver_error("joining multicast group failed: " + std::to_string(rc));
 }
 
 soc::snapshot soc::take_snapshot()

@@ -30,10 +30,11 @@
  * multi-queue/AVB, TSO and scatter-gather, TX checksum offload, VLAN tag
  * stripping (tagged frames go up with the tag in band), pause-frame
  * negotiation (pause is off), XDP, TX timeout recovery, power management,
- * multicast filtering and MTU changes.
+ * extra unicast addresses (the individual hash stays empty) and MTU changes.
  */
 
 #include <linux/bitops.h>
+#include <linux/crc32.h>
 #include <linux/delay.h>
 #include <linux/dma-mapping.h>
 #include <linux/errno.h>
@@ -290,6 +291,42 @@ err:
  *****************************************************************************/
 
 /*
+ * ndo_set_rx_mode: promiscuous mode, or the 64-bit group hash (GAUR:GALR)
+ * of the device's multicast list; each address sets the bit numbered by
+ * the top 6 bits of its little-endian CRC-32 (without final inversion).
+ * IFF_ALLMULTI opens the whole hash.
+ */
+static void fec_set_multicast_list(struct net_device *ndev)
+{
+	struct fec_enet_private *fep = netdev_priv(ndev);
+	struct netdev_hw_addr *ha;
+	u32 rcr = readl(fep->hwp + FEC_RCR);
+	u32 hash_hi = 0, hash_lo = 0;
+
+	if (ndev->flags & IFF_PROMISC) {
+		writel(rcr | FEC_RCR_PROM, fep->hwp + FEC_RCR);
+		return;
+	}
+	writel(rcr & ~FEC_RCR_PROM, fep->hwp + FEC_RCR);
+
+	if (ndev->flags & IFF_ALLMULTI) {
+		hash_hi = 0xffffffff;
+		hash_lo = 0xffffffff;
+	} else {
+		netdev_for_each_mc_addr(ha, ndev) {
+			unsigned int bit = ether_crc_le(ndev->addr_len, ha->addr) >> 26;
+
+			if (bit >= 32)
+				hash_hi |= BIT(bit - 32);
+			else
+				hash_lo |= BIT(bit);
+		}
+	}
+	writel(hash_hi, fep->hwp + FEC_GAUR);
+	writel(hash_lo, fep->hwp + FEC_GALR);
+}
+
+/*
  * Reset the MAC and program it for the fixed link, in the order v5.4's
  * fec_restart() uses on an i.MX6Q: reset, address, events, rings, duplex,
  * RX accelerator, RCR, hash filters, TX watermark, MIB, enable, RDAR, mask.
@@ -344,9 +381,8 @@ static void fec_restart(struct net_device *ndev)
 	/* pause off: FCE clear, FIFO thresholds and OPD left at reset */
 	writel(rcr, fep->hwp + FEC_RCR);
 
-	/* no multicast or extra unicast addresses */
-	writel(0, fep->hwp + FEC_GAUR);
-	writel(0, fep->hwp + FEC_GALR);
+	/* the multicast list survives a restart; no extra unicast addresses */
+	fec_set_multicast_list(ndev);
 	writel(0, fep->hwp + FEC_IAUR);
 	writel(0, fep->hwp + FEC_IALR);
 
@@ -1032,6 +1068,7 @@ static const struct net_device_ops fec_netdev_ops = {
 	.ndo_open		= fec_enet_open,
 	.ndo_stop		= fec_enet_close,
 	.ndo_start_xmit		= fec_enet_start_xmit,
+	.ndo_set_rx_mode	= fec_set_multicast_list,
 };
 
 /******************************************************************************

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Small string helpers of lib/string.c, written for the shim. */
+/* Small string helpers of lib/string.c and the CRC-32 of lib/crc32.c, written
+ * for the shim. */
+#include <linux/crc32.h>
 #include <linux/string.h>
 
 int memcmp(const void *a, const void *b, size_t n)
@@ -42,4 +44,14 @@ int strcmp(const char *a, const char *b)
 		b++;
 	}
 	return (unsigned char)*a - (unsigned char)*b;
+}
+
+u32 crc32_le(u32 crc, const unsigned char *p, size_t len)
+{
+	while (len--) {
+		crc ^= *p++;
+		for (int k = 0; k < 8; k++)
+			crc = (crc >> 1) ^ (0xEDB88320u & -(crc & 1));
+	}
+	return crc;
 }

@@ -146,7 +146,39 @@ struct net_device *alloc_etherdev_mqs(int sizeof_priv, unsigned int txqs, unsign
 	strlcpy(dev->name, "eth0", sizeof(dev->name));
 	dev->mtu = ETH_DATA_LEN;
 	dev->addr_len = ETH_ALEN;
+	INIT_LIST_HEAD(&dev->mc.list);
 	return dev;
+}
+
+int dev_mc_add(struct net_device *dev, const unsigned char *addr)
+{
+	struct netdev_hw_addr *ha;
+
+	netdev_for_each_mc_addr(ha, dev)
+		if (!memcmp(ha->addr, addr, dev->addr_len))
+			return 0;
+	ha = kzalloc(sizeof(*ha), GFP_ATOMIC);
+	if (!ha)
+		return -ENOMEM;
+	memcpy(ha->addr, addr, dev->addr_len);
+	list_add_tail(&ha->list, &dev->mc.list);
+	dev->mc.count++;
+	if (dev->up && dev->netdev_ops && dev->netdev_ops->ndo_set_rx_mode)
+		dev->netdev_ops->ndo_set_rx_mode(dev);
+	return 0;
+}
+
+int shim_ip_mc_join(uint32_t group)
+{
+	struct net_device *dev = shim_netdev();
+	/* RFC 1112: 01:00:5e and the low 23 bits of the group */
+	const u8 mac[ETH_ALEN] = { 0x01, 0x00, 0x5e, (group >> 16) & 0x7f, (group >> 8) & 0xff, group & 0xff };
+
+	if (!dev)
+		return -ENODEV;
+	if ((group >> 28) != 0xe)
+		return -EINVAL;
+	return dev_mc_add(dev, mac);
 }
 
 void free_netdev(struct net_device *dev)

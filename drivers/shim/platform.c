@@ -167,9 +167,13 @@ int shim_dev_open(void *p)
 	if (!dev->netdev_ops || !dev->netdev_ops->ndo_open)
 		return -EOPNOTSUPP;
 	ret = dev->netdev_ops->ndo_open(dev);
-	if (!ret)
-		dev->up = 1;
-	return ret;
+	if (ret)
+		return ret;
+	dev->up = 1;
+	/* __dev_open: program the address filters of the open device */
+	if (dev->netdev_ops->ndo_set_rx_mode)
+		dev->netdev_ops->ndo_set_rx_mode(dev);
+	return 0;
 }
 
 static int copybreak_tunable(struct net_device *dev, uint32_t *v, int set)

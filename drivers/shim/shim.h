@@ -52,6 +52,9 @@ int shim_run_initcalls(void);
 int shim_probe(const struct shim_board *board);	/* probe the matching platform driver */
 void *shim_netdev(void);				/* the registered net_device or NULL */
 int shim_dev_open(void *ndev);
+/* IP_ADD_MEMBERSHIP of the receiving socket: the group's MAC (RFC 1112) goes
+ * on the device's multicast list (dev_mc_add). -EINVAL if not 224.0.0.0/4. */
+int shim_ip_mc_join(uint32_t group);
 int shim_set_rx_copybreak(void *ndev, uint32_t bytes);	/* ethtool --set-tunable rx-copybreak */
 int shim_get_rx_copybreak(void *ndev, uint32_t *bytes);
 /* ethtool -S: fills up to max names (ETH_GSTRING_LEN each) and values; returns count. */

@@ -154,6 +154,38 @@ START_TEST(test_dedicated_hog_core_accounted)
 }
 END_TEST
 
+// Multicast: frames to 239.0.0.1 pass the MAC's group hash only once the
+// socket has joined the group and the driver's ndo_set_rx_mode has
+// programmed the bit (CRC-32 of 01:00:5e:00:00:01) that the MAC checks.
+static sim::soc_config multicast_config(bool join)
+{
+    sim::soc_config c = sys_config(10000, 20);
+    c.traffic.dst_mac = 0x01005E000001ull;
+    c.traffic.dst_ip = 0xEF000001u;
+    c.app.join_group = join ? 0xEF000001u : 0;
+    return c;
+}
+
+START_TEST(test_multicast_filtered_without_join)
+{
+    sim::soc s(multicast_config(false));
+    const sim::run_summary r = s.run();
+    ck_assert_uint_gt(r.frames_offered, 100);
+    ck_assert_uint_eq(r.frames_delivered, 0);
+    ck_assert_uint_eq(sys_stat(s, "enet.rx_filtered"), r.frames_offered);
+}
+END_TEST
+
+START_TEST(test_multicast_received_after_join)
+{
+    sim::soc s(multicast_config(true));
+    const sim::run_summary r = s.run();
+    ck_assert_uint_gt(r.frames_offered, 100);
+    ck_assert_uint_eq(sys_stat(s, "enet.rx_filtered"), 0);
+    ck_assert_uint_eq(r.frames_delivered, r.frames_offered);
+}
+END_TEST
+
 // A slow reader loses datagrams at the socket, not in the MAC.
 START_TEST(test_socket_drops_counted_apart)
 {
@@ -239,6 +271,8 @@ Suite* suite_driver(void)
     tcase_add_test(tc, test_overload_moves_to_ksoftirqd);
     tcase_add_test(tc, test_socket_drops_counted_apart);
     tcase_add_test(tc, test_hog_shares_rx_core);
+    tcase_add_test(tc, test_multicast_filtered_without_join);
+    tcase_add_test(tc, test_multicast_received_after_join);
     tcase_add_test(tc, test_dedicated_hog_core_accounted);
     tcase_add_test(tc, test_tx_path_verified);
     tcase_add_test(tc, test_unknown_kernel_symbol_named);

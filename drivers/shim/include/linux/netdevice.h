@@ -6,6 +6,7 @@
 #include <linux/kernel.h>
 #include <linux/bitops.h>
 #include <linux/device.h>
+#include <linux/list.h>
 #include <linux/skbuff.h>
 
 #define IFNAMSIZ 16
@@ -34,6 +35,19 @@ struct net_device_ops {
 	int (*ndo_set_mac_address)(struct net_device *dev, void *addr);
 	int (*ndo_change_mtu)(struct net_device *dev, int new_mtu);
 	void (*ndo_tx_timeout)(struct net_device *dev);
+	void (*ndo_set_rx_mode)(struct net_device *dev);
+};
+
+#define IFF_PROMISC 0x100
+#define IFF_ALLMULTI 0x200
+
+struct netdev_hw_addr {
+	struct list_head list;
+	unsigned char addr[MAX_ADDR_LEN];
+};
+struct netdev_hw_addr_list {
+	struct list_head list;
+	int count;
 };
 
 #define __QUEUE_STATE_DRV_XOFF 0
@@ -70,6 +84,7 @@ struct net_device {
 	unsigned int num_tx_queues, real_num_tx_queues;
 	unsigned int num_rx_queues;
 	struct netdev_queue *_tx;
+	struct netdev_hw_addr_list mc;	/* multicast addresses (dev_mc_add) */
 	int carrier;
 	int up;
 };
@@ -91,6 +106,12 @@ static inline void *netdev_priv(const struct net_device *dev)
 struct net_device *alloc_etherdev_mqs(int sizeof_priv, unsigned int txqs, unsigned int rxqs);
 #define alloc_etherdev(sizeof_priv) alloc_etherdev_mqs(sizeof_priv, 1, 1)
 void free_netdev(struct net_device *dev);
+/* Adds addr to the device's multicast list and, if the device is up, calls
+ * ndo_set_rx_mode (as __dev_set_rx_mode does). */
+int dev_mc_add(struct net_device *dev, const unsigned char *addr);
+#define netdev_mc_count(dev) ((dev)->mc.count)
+#define netdev_mc_empty(dev) (netdev_mc_count(dev) == 0)
+#define netdev_for_each_mc_addr(ha, dev) list_for_each_entry(ha, &(dev)->mc.list, list)
 int register_netdev(struct net_device *dev);
 void unregister_netdev(struct net_device *dev);
 
