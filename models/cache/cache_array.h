@@ -37,6 +37,8 @@ public:
         const size_t n = (size_t)m_sets * assoc;
         m_tag.assign(n, 0);
         m_sig.assign(m_sets, 0);
+        m_slot_sig.assign(n, 0);
+        m_set_valid.assign(m_sets, 0);
         m_set_bits = (unsigned)__builtin_ctz(m_sets);
         m_flags.assign(n, 0);
         m_rr.assign(m_sets, 0);
@@ -74,9 +76,10 @@ public:
     {
         const unsigned set = set_of(pa);
         const size_t base = (size_t)set * m_assoc;
-        for (unsigned w = 0; w < m_assoc; w++)
-            if (!m_tag[base + w])
-                return (int)(base + w);
+        if (m_set_valid[set] < m_assoc)
+            for (unsigned w = 0; w < m_assoc; w++)
+                if (!m_tag[base + w])
+                    return (int)(base + w);
         switch (m_repl) {
         case replacement_kind::random:
             return (int)(base + m_rng.below(m_assoc));
@@ -105,20 +108,26 @@ public:
     bool dirty(int slot) const { return m_flags[slot] & LINE_DIRTY; }
     void install(int slot, uint64_t pa, uint8_t f)
     {
-        m_valid += m_tag[slot] == 0;
         const bool replaced = m_tag[slot] != 0;
+        m_valid += !replaced;
+        m_set_valid[(unsigned)slot / m_assoc] += !replaced;
         m_tag[slot] = line_of(pa) + 1;
+        m_slot_sig[slot] = sig_bit(m_tag[slot]);
         if (replaced)
             resign(slot);
         else
-            m_sig[slot / m_assoc] |= sig_bit(m_tag[slot]);
+            m_sig[slot / m_assoc] |= m_slot_sig[slot];
         m_flags[slot] = f;
         touch(slot);
     }
     void drop(int slot)
     {
-        m_valid -= m_tag[slot] != 0;
+        if (m_tag[slot]) {
+            m_valid--;
+            m_set_valid[(unsigned)slot / m_assoc]--;
+        }
         m_tag[slot] = 0;
+        m_slot_sig[slot] = 0;
         resign(slot);
         m_flags[slot] = 0;
     }
@@ -143,8 +152,7 @@ private:
         const size_t base = (size_t)set * m_assoc;
         uint64_t s = 0;
         for (unsigned w = 0; w < m_assoc; w++)
-            if (m_tag[base + w])
-                s |= sig_bit(m_tag[base + w]);
+            s |= m_slot_sig[base + w];
         m_sig[set] = s;
     }
 
@@ -153,6 +161,8 @@ private:
     rng m_rng;
     std::vector<uint64_t> m_tag;  // line number + 1; 0 = invalid
     std::vector<uint64_t> m_sig;  // per set: OR of sig_bit() of the valid tags
+    std::vector<uint64_t> m_slot_sig;  // per slot: sig_bit() of its tag, 0 if invalid
+    std::vector<uint8_t> m_set_valid;  // per set: valid ways
     unsigned m_set_bits = 0;
     std::vector<uint8_t> m_flags;
     std::vector<uint32_t> m_rr;
