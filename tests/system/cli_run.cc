@@ -49,6 +49,27 @@ const char* const k_result_files[] = {"scenario.resolved.ini", "stats.json",  "s
 } // namespace
 
 // Every key of the contract in docs/architecture.md, on stdout, nothing else there.
+// Every scenario file shipped under scenarios/ (suite.ini is the regress
+// suite's tolerance table, not a scenario) passes `fecsim check`.
+START_TEST(test_shipped_scenarios_check)
+{
+    const std::string root = fecsim_srcdir() + "/scenarios";
+    std::vector<std::string> args = {"check"};
+    for (const std::string& e : entries(root)) {
+        if (e.size() > 4 && e.compare(e.size() - 4, 4, ".ini") == 0) {
+            args.push_back(root + "/" + e);
+            continue;
+        }
+        for (const std::string& f : entries(root + "/" + e))
+            if (f.size() > 4 && f.compare(f.size() - 4, 4, ".ini") == 0 && f != "suite.ini")
+                args.push_back(root + "/" + e + "/" + f);
+    }
+    ck_assert_uint_ge(args.size(), 25);
+    proc_result r = fecsim(args);
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err.c_str());
+}
+END_TEST
+
 START_TEST(test_json_contract)
 {
     proc_result r = fecsim({"run", "--json", "--quiet", "--out", g_tmp + "/res"});
@@ -270,6 +291,7 @@ Suite* suite_cli_run(void)
     Suite* s = suite_create("cli_run");
     TCase* tc = tests_tcase("core", TEST_TIMEOUT_SYSTEM);
     tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, test_shipped_scenarios_check);
     tcase_add_test(tc, test_json_contract);
     tcase_add_test(tc, test_results_layout);
     tcase_add_test(tc, test_deterministic_stats);
