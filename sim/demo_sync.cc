@@ -1,7 +1,9 @@
 // sim/demo_sync.cc: what one RX frame's DMA maintenance costs on the i.MX6Q
 // memory models: the stock fec driver's full syncs of a 2033-B buffer vs the
 // partial sync of a 242-B frame, without and with the stress -m memory hog.
-// A small showcase of the memory models until the full simulator runs.
+// A showcase of the memory models alone, with the parameter-table defaults
+// (not the calibrated profile scenarios/profiles/imx6q.ini that `fecsim run`
+// uses; docs/calibration.md has the calibrated costs).
 #include <cstdio>
 #include <cstdlib>
 #include <sys/wait.h>
@@ -57,7 +59,8 @@ static void one(bool partial, bool stress)
 int main()
 {
     setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
-    std::printf("fecsim memory-model demo: DMA maintenance per RX frame (i.MX6Q defaults)\n");
+    std::printf("fecsim memory-model demo: DMA maintenance per RX frame (parameter-table defaults,\n"
+                "not the calibrated i.MX6Q profile; see docs/calibration.md)\n");
     for (int k = 0; k < 4; k++) {
         std::fflush(stdout);
         pid_t pid = fork();  // one SystemC simulation per process
