@@ -295,9 +295,8 @@ tick_t pl310::maint_line(uint32_t op, uint64_t pa, tick_t t, tick_t* done, uint8
     // Atomic: once it has the port it holds every slave port until done,
     // including the wait for transfers in flight.
     const rr_port::grant_info g = grant_port(t, master);
-    const tick_t ready = m_cfg.maint_waits_for_drain ? drain_ready(g) : g.start;
+    const tick_t s = m_cfg.maint_waits_for_drain ? drain_ready(g) : g.start;
     const tick_t dur = m_clk.cycles(m_cfg.maint_line_cycles);
-    const tick_t s = ready;
     tick_t end = s + dur;
     m_stats.maint_ps += dur;
     const int slot = m_arr.find(lpa);
