@@ -19,7 +19,7 @@ const stat_desc stress_stat_rows[] = {
 const size_t stress_stat_count = sizeof stress_stat_rows / sizeof stress_stat_rows[0];
 
 hog_program::hog_program(const stress_config& cfg, unsigned worker, stress_stats& stats)
-    : m_cfg(cfg), m_stats(stats), m_clk(cfg.clock_hz), m_worker(worker), m_pages((cfg.vm_bytes + 4095) / 4096),
+    : m_cfg(cfg), m_stats(stats), m_clk(cfg.clock_hz), m_pages((cfg.vm_bytes + 4095) / 4096),
       m_base(cfg.base + worker * (m_pages * 4096)), m_meta_base(cfg.base + cfg.workers * m_pages * 4096),
       m_meta(0x9E3779B97F4A7C15ull * (worker + 1))  // fixed sequence: deterministic
 {

@@ -65,7 +65,6 @@ public:
     step_result step(tick_t t, const mem_fn& mem);
     // The next step is the read-back (user mode) rather than kernel work.
     bool next_is_user() const { return m_phase == phase::check; }
-    unsigned worker() const { return m_worker; }
     // Time its steps took since the last reset, ps: read-back (%usr) and the
     // rest (%sys: faults, zeroing, munmap work).
     tick_t user_ps() const { return m_user_ps; }
@@ -77,7 +76,6 @@ private:
     const stress_config& m_cfg;
     stress_stats& m_stats;
     const clock_domain m_clk;
-    const unsigned m_worker;
     const uint64_t m_pages, m_base, m_meta_base;
     uint64_t m_meta;
     phase m_phase = phase::touch;

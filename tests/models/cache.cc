@@ -407,8 +407,8 @@ START_TEST(test_eviction_buffer_paces_dirty_victims)
     c.l2.eviction_buffer_lines = 1;
     hierarchy h(c);
     elaborate();
-    const clock_domain cpu(996e6);
-    const tick_t port = cpu.cycles(c.l2.port_cycles), flight = eviction_flight(c);
+    const clock_domain l2clk(c.l2.clock_hz);
+    const tick_t port = l2clk.cycles(c.l2.port_cycles), flight = eviction_flight(c);
     ck_assert_uint_gt(flight, port);
     const uint64_t a = BASE + 0x400000;
     // Victims are invalid while the L2 fills: one port slot per line.
@@ -436,9 +436,9 @@ START_TEST(test_maintenance_alternates_with_streaming_writer)
     c.dram.write_latency_cycles = 42;
     hierarchy h(c);
     elaborate();
-    const clock_domain cpu(996e6);
-    const tick_t port = cpu.cycles(c.l2.port_cycles), op = cpu.cycles(c.l2.maint_line_cycles);
-    const tick_t rw = cpu.cycles(c.l2.reg_write_cycles), flight = eviction_flight(c);
+    const clock_domain l2clk(c.l2.clock_hz);
+    const tick_t port = l2clk.cycles(c.l2.port_cycles), op = l2clk.cycles(c.l2.maint_line_cycles);
+    const tick_t rw = l2clk.cycles(c.l2.reg_write_cycles), flight = eviction_flight(c);
     const uint64_t a = BASE + 0x400000;
     tick_t t = line_writes(h, 1, a, 1 << 20, 0);  // the whole L2 dirty
     // Core 1's 8 KiB burst is booked first (it runs ahead).
