@@ -6,7 +6,12 @@
 BENCH_BINS += bench/bench_cache
 EXTRA_PROGRAMS = bench/bench_cache
 bench_bench_cache_SOURCES = bench/cache_bench.cc
-bench_bench_cache_LDADD = $(MODELS_LIBS)
+bench_bench_cache_LDADD = $(KHOST_LIBS) $(MODELS_LIBS)
+# The memory models alone: per-frame DMA maintenance of the stock vs the
+# partial-sync driver, idle and under stress -m (make demo, in sim/local.mk).
+noinst_PROGRAMS += bench/demo_sync
+bench_demo_sync_SOURCES = bench/demo_sync.cc
+bench_demo_sync_LDADD = $(KHOST_LIBS) $(MODELS_LIBS)
 CLEANFILES += $(BENCH_BINS)
 EXTRA_DIST += bench/run.sh bench/callgrind-sum.awk bench/gbit-64b.ini bench/results.md
 

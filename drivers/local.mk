@@ -14,3 +14,22 @@ EXTRA_DIST += drivers/shim/include drivers/fec
 # Programs that run drivers link the whole shim (the driver, loaded at run
 # time, resolves its kernel symbols against them) and export their symbols.
 DRIVER_LINK = -rdynamic -Wl,--whole-archive,drivers/libshim.a,--no-whole-archive
+
+# drivers/khost/: the kernel host, the C++ side of drivers/shim/simhost.h on
+# the models: instrumentation hooks, DMA coherence checker, driver build and
+# load, ARM DMA maintenance, boot, and the guest tasks (application, sender,
+# stress -m workers), with the kernel-side parameter tables.
+noinst_LIBRARIES += drivers/libkhost.a
+drivers_libkhost_a_CXXFLAGS = $(AM_CXXFLAGS)
+drivers_libkhost_a_SOURCES = \
+	drivers/khost/khost.h drivers/khost/khost.cc drivers/khost/hooks.cc \
+	drivers/khost/arm_dma.h drivers/khost/arm_dma.cc \
+	drivers/khost/coherence.h drivers/khost/coherence.cc \
+	drivers/khost/driver_build.h drivers/khost/driver_build.cc \
+	drivers/khost/stress.h drivers/khost/stress.cc \
+	drivers/khost/hog_task.h drivers/khost/hog_task.cc \
+	drivers/khost/app.h drivers/khost/app.cc \
+	drivers/khost/tx.h drivers/khost/tx.cc \
+	drivers/khost/boot.h drivers/khost/boot.cc
+EXTRA_DIST += $(wildcard $(srcdir)/drivers/khost/*.def)
+KHOST_LIBS = drivers/libkhost.a

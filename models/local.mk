@@ -9,18 +9,17 @@ models_libmodels_a_SOURCES = \
 	models/common/log.h models/common/log.cc \
 	models/common/timeline.h models/common/timeline.cc \
 	models/common/rr_port.h models/common/rr_port.cc \
-	models/mem/mem_ext.h \
+	models/mem/mem_ext.h models/mem/mem_observer.h \
 	models/mem/phys_mem.h models/mem/phys_mem.cc \
 	models/mem/dram.h models/mem/dram.cc \
 	models/mem/noc.h models/mem/noc.cc \
-	models/mem/stressor.h models/mem/stressor.cc \
 	models/cache/cache_array.h \
 	models/cache/l1.h models/cache/l1.cc \
 	models/cache/pl310_regs.h models/cache/pl310.h models/cache/pl310.cc \
-	models/cache/dma_maint.h models/cache/dma_maint.cc \
 	models/cache/hierarchy.h models/cache/hierarchy.cc \
 	models/cpu/cpu_config.h models/cpu/cpu_config.cc \
-	models/cpu/core.h models/cpu/core.cc
+	models/cpu/core.h models/cpu/core.cc \
+	models/net/phy_if.h models/net/frame_format.h models/net/frame_format.cc
 include models/enet/local.mk
 
 EXTRA_DIST += $(wildcard $(srcdir)/models/*/*.def)

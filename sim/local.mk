@@ -5,33 +5,27 @@ noinst_LIBRARIES += sim/libsim.a
 sim_libsim_a_CXXFLAGS = $(AM_CXXFLAGS) $(GLIB_CFLAGS) $(JSONGLIB_CFLAGS) -DFECSIM_GNUPLOT='"$(GNUPLOT)"'
 sim_libsim_a_SOURCES = \
 	sim/soc.h sim/soc.cc \
-	sim/khost.h sim/khost.cc sim/hooks.cc \
-	sim/driver_build.h sim/driver_build.cc \
-	sim/app.h sim/app.cc \
-	sim/hog_task.h sim/hog_task.cc \
-	sim/tx.h sim/tx.cc \
-	sim/coherence.h sim/coherence.cc \
-	sim/units.h sim/units.cc \
-	sim/registry.h sim/registry.cc sim/scenario_params.def \
-	sim/scenario.h sim/scenario.cc \
-	sim/results.h sim/results.cc \
-	sim/docs.h sim/docs.cc \
-	sim/progress.h sim/progress.cc \
-	sim/sweep.h sim/sweep.cc \
-	sim/plot.h sim/plot.cc \
-	sim/regress.h sim/regress.cc \
-	sim/commands.h sim/cli_common.cc sim/cmd_run.cc sim/cmd_regress.cc
+	sim/config/units.h sim/config/units.cc \
+	sim/config/registry.h sim/config/registry.cc \
+	sim/config/scenario.h sim/config/scenario.cc \
+	sim/config/docs.h sim/config/docs.cc \
+	sim/results/results.h sim/results/results.cc \
+	sim/results/progress.h sim/results/progress.cc \
+	sim/results/sweep.h sim/results/sweep.cc \
+	sim/results/plot.h sim/results/plot.cc \
+	sim/results/regress.h sim/results/regress.cc \
+	sim/cli/commands.h sim/cli/cli_common.cc sim/cli/cmd_run.cc sim/cli/cmd_regress.cc
 nodist_sim_libsim_a_SOURCES = sim/builtin_scenarios.h sim/version.h
-EXTRA_DIST += $(wildcard $(srcdir)/sim/*.def)
+EXTRA_DIST += $(wildcard $(srcdir)/sim/*/*.def)
 
-SIM_LIBS = sim/libsim.a $(MODELS_LIBS) $(JSONGLIB_LIBS) $(GLIB_LIBS) -ldl
+SIM_LIBS = sim/libsim.a $(KHOST_LIBS) $(MODELS_LIBS) $(JSONGLIB_LIBS) $(GLIB_LIBS) -ldl
 
 bin_PROGRAMS += sim/fecsim
-sim_fecsim_SOURCES = sim/fecsim.cc
+sim_fecsim_SOURCES = sim/cli/main.cc
 sim_fecsim_CXXFLAGS = $(AM_CXXFLAGS) $(GLIB_CFLAGS) $(JSONGLIB_CFLAGS)
 sim_fecsim_LDFLAGS = $(DRIVER_LINK)
 sim_fecsim_LDADD = $(SIM_LIBS)
-sim_fecsim_DEPENDENCIES = drivers/libshim.a sim/libsim.a models/libmodels.a
+sim_fecsim_DEPENDENCIES = drivers/libshim.a sim/libsim.a drivers/libkhost.a models/libmodels.a
 
 # The scenarios compiled into fecsim: the default and everything it includes,
 # and the default regress suite's tolerances (used for scenarios without a suite.ini).
@@ -53,13 +47,9 @@ BUILT_SOURCES += sim/builtin_scenarios.h sim/version.h
 CLEANFILES += sim/builtin_scenarios.h sim/version.h
 EXTRA_DIST += sim/embed-scenarios.sh results/baselines
 
-noinst_PROGRAMS += sim/demo_sync
-sim_demo_sync_SOURCES = sim/demo_sync.cc
-sim_demo_sync_LDADD = $(MODELS_LIBS)
-
 .PHONY: demo run docs regress
-demo: sim/demo_sync
-	./sim/demo_sync
+demo: bench/demo_sync
+	./bench/demo_sync
 
 # The built-in default scenario, end to end.
 run: sim/fecsim

@@ -3,32 +3,15 @@
 #include <cstring>
 #include <string>
 #include "common/log.h"
-#include "drivers/shim/shim.h"
-#include "sim/driver_build.h"
 
 namespace sim {
 
 using namespace models;
-
-static const param_desc k_stack_rows[] = {
-#define P(...) FEC_PARAM_TABLE_ROW(stack_config, __VA_ARGS__)
-#include "sim/stack_params.def"
-#undef P
-};
-const param_table stack_param_table = {"stack", "network stack above the driver as a cost model, UDP socket",
-                                       k_stack_rows, sizeof k_stack_rows / sizeof k_stack_rows[0]};
-
-static const param_desc k_driver_rows[] = {
-#define P(...) FEC_PARAM_TABLE_ROW(driver_config, __VA_ARGS__)
-#include "sim/driver_params.def"
-#undef P
-};
-const param_table driver_param_table = {"driver", "the driver under test: copybreak and ring sizes",
-                                        k_driver_rows, sizeof k_driver_rows / sizeof k_driver_rows[0]};
+using namespace khost;
 
 static const param_desc k_output_rows[] = {
 #define P(...) FEC_PARAM_TABLE_ROW(output_config, __VA_ARGS__)
-#include "sim/output_params.def"
+#include "sim/config/output_params.def"
 #undef P
 };
 const param_table output_param_table = {"output", "what a run records besides its statistics: the time series",
@@ -48,13 +31,19 @@ static cache::hierarchy_config seeded(const soc_config& c)
     h.quantum_ps = c.scenario.quantum_ps;
     h.l1.seed = c.scenario.seed;
     h.l2.seed = c.scenario.seed;
-    // A worker on a core with network work shares it (a task of that core).
-    h.stress.task_workers = 0;
-    if (c.mem.stress.enabled)
-        for (unsigned i = 0; i < c.mem.stress.workers && i < 32; i++)
-            if (runs_network(c, c.mem.stress.core + i))
-                h.stress.task_workers |= 1u << i;
     return h;
+}
+
+static khost::stress_config placed_stress(const soc_config& c)
+{
+    khost::stress_config s = khost::stress_placed(c.stress, seeded(c));
+    // A worker on a core with network work shares it (a task of that core).
+    s.task_workers = 0;
+    if (c.stress.enabled)
+        for (unsigned i = 0; i < c.stress.workers && i < 32; i++)
+            if (runs_network(c, c.stress.core + i))
+                s.task_workers |= 1u << i;
+    return s;
 }
 
 static traffic::traffic_config seeded_traffic(const soc_config& c)
@@ -64,8 +53,9 @@ static traffic::traffic_config seeded_traffic(const soc_config& c)
     return t;
 }
 
-soc::soc(const soc_config& cfg) : m_cfg(cfg), m_mem(seeded(cfg))
+soc::soc(const soc_config& cfg) : m_cfg(cfg), m_mem(seeded(cfg)), m_stress("stress", placed_stress(cfg))
 {
+    m_stress.bind(m_mem.l2);
     if (cfg.app.join_group && (cfg.app.join_group >> 28) != 0xE)
         throw std::invalid_argument("app.join_group must be an IPv4 multicast address (224.0.0.0/4)");
     if (cfg.cpu.irq_core >= cfg.cpu.cores || cfg.app.core >= cfg.cpu.cores)
@@ -86,39 +76,14 @@ soc::soc(const soc_config& cfg) : m_cfg(cfg), m_mem(seeded(cfg))
     std::vector<cpu::core*> cores;
     for (auto& c : m_cores)
         cores.push_back(c.get());
-    m_kernel.reset(new khost("kernel", cfg.kernel, m_mem, cores, ENET_BASE, ENET_SIZE));
+    m_kernel.reset(new kernel("kernel", cfg.kernel, m_mem, cores, ENET_BASE, ENET_SIZE));
     m_kernel->mmio.bind(m_enet->regs);
 
-    driver_build_config b;
-    b.source_dir = cfg.driver.source;
-    b.patches = cfg.driver.patches;
-    m_driver = driver_load(b);  // throws driver_error; registers the driver with the shim
-    // Module parameters, as modprobe would pass them; a driver without one
-    // of them (a user's driver) keeps its own default.
-    const std::pair<const char*, std::string> params[] = {
-        {"rx_ring_size", std::to_string(cfg.driver.rx_ring_size)},
-        {"tx_ring_size", std::to_string(cfg.driver.tx_ring_size)},
-        {"link_speed", std::to_string((unsigned)(cfg.enet.link_speed / 1e6))},
-    };
-    for (const auto& p : params)
-        if (shim_set_param(p.first, p.second.c_str()) == -22)
-            throw driver_error(std::string("driver module parameter ") + p.first + " rejects " + p.second);
-
-    shim_net_config nc{};
-    nc.stack_cycles = cfg.stack.frame_cycles;
-    nc.stack_byte_millicycles = cfg.stack.byte_millicycles;
-    nc.rcvbuf = cfg.stack.rcvbuf;
-    nc.recv_cycles = cfg.stack.recv_cycles;
-    nc.free_cycles = cfg.stack.free_cycles;
-    nc.alloc_cycles = cfg.stack.alloc_cycles;
-    nc.udp_port = cfg.stack.udp_port;
-    nc.netdev_budget = cfg.cpu.netdev_budget;
-    nc.netdev_budget_ns = cfg.cpu.netdev_budget_ps / PS_PER_NS;
-    nc.tx_cycles = 0;  // the sender charges its send path itself (tx.send_cycles)
-    shim_net_configure(&nc);
+    m_driver = driver_setup(cfg.driver, cfg.enet.link_speed);
+    stack_setup(cfg.stack, cfg.cpu.netdev_budget, cfg.cpu.netdev_budget_ps);
 
     cpu::core& irqc = *m_cores[cfg.cpu.irq_core];
-    irqc.set_softirq_handler(3, [] { shim_net_rx_action(); });
+    irqc.set_softirq_handler(3, net_rx_softirq);
     irqc.set_boot([this] { boot(); });
     if (cfg.app.enabled) {
         m_app.reset(new app_task(cfg.app));
@@ -131,12 +96,12 @@ soc::soc(const soc_config& cfg) : m_cfg(cfg), m_mem(seeded(cfg))
         m_tx.reset(new tx_task(cfg.tx, *m_cores[cfg.tx.core], &m_ndev));
         m_cores[cfg.tx.core]->add_task(m_tx.get());
     }
-    const mem::stress_config& sc = m_mem.stress->config();
+    const khost::stress_config& sc = m_stress.config();
     for (unsigned i = 0; sc.enabled && i < sc.workers; i++) {
         if (!(sc.task_workers >> i & 1))
             continue;
         cpu::core& c = *m_cores.at(sc.core + i);
-        m_hogs.emplace_back(new hog_task(m_mem.stress->program(i), m_mem.l2, c, sc.start_ps));
+        m_hogs.emplace_back(new hog_task(m_stress.program(i), m_mem.l2, c, sc.start_ps));
         c.add_task(m_hogs.back().get());
         if (sc.start_ps)  // an idle core would not look for it before something else woke it
             sc_core::sc_spawn(
@@ -165,7 +130,7 @@ void soc::sampler()
         sc_core::wait(from_ps(dt));
         uint64_t rx = 0, drop = 0, err = 0, fifo_err = 0;
         if (m_ndev)
-            shim_netdev_counters(m_ndev, &rx, &drop, &err, &fifo_err);
+            netdev_counters(m_ndev, &rx, &drop, &err, &fifo_err);
         const auto& es = m_enet->stats();
         const uint32_t fifo = m_enet->rx_fifo_level();
         const uint64_t written = m_pre_written + es.rx_delivered;
@@ -176,10 +141,10 @@ void soc::sampler()
         m_fifo_sig.write(fifo);
         m_ready_sig.write(ready);
         m_napi_sig.write(polling);
-        const struct shim_net_stats* ns = shim_net_stats();
+        const net_counters ns = net_counters_read();
         m_series.push_back({(double)now_ps() / PS_PER_S, (double)fifo, (double)ready, m_irq.read() ? 1.0 : 0.0,
                             polling ? 1.0 : 0.0, (double)(m_pre_mac_drops + es.rx_fifo_drops + es.rx_truncated),
-                            (double)(m_pre_sock_drops + ns->udp_rcvbuf_errors),
+                            (double)(m_pre_sock_drops + ns.udp_rcvbuf_errors),
                             (double)(m_pre_delivered + (m_app ? m_app->stats().verified : 0)),
                             100.0 * (double)(busy >= busy_prev ? busy - busy_prev : busy) / (double)dt});  // reset: since then
         busy_prev = busy;
@@ -188,38 +153,8 @@ void soc::sampler()
 
 void soc::boot()
 {
-    int rc = shim_run_initcalls();
-    if (rc)
-        throw driver_error("driver init failed: " + std::to_string(rc));
-    shim_board board{"fec", ENET_BASE, ENET_SIZE, ENET_IRQ};
-    rc = shim_probe(&board);
-    if (rc)
-        throw driver_error("driver probe failed: " + std::to_string(rc));
-    m_ndev = shim_netdev();
-    if (!m_ndev)
-        throw driver_error("the driver registered no net_device");
-    if ((rc = shim_set_rx_copybreak(m_ndev, m_cfg.driver.copybreak)) != 0)
-        sim_log(log_level::warn, "soc", "ethtool --set-tunable rx-copybreak %u: error %d", m_cfg.driver.copybreak, rc);
-    rc = shim_dev_open(m_ndev);
-    if (rc)
-        throw driver_error("ndo_open failed: " + std::to_string(rc));
-    if (m_cfg.app.enabled && m_cfg.app.join_group && (rc = shim_ip_mc_join(m_cfg.app.join_group)) != 0)
-        throw driver_error("joining multicast group failed: " + std::to_string(rc));
-}
-
-soc::snapshot soc::take_snapshot()
-{
-    snapshot s;
-    if (!m_ndev)
-        return s;
-    shim_netdev_counters(m_ndev, &s.rx_packets, &s.rx_dropped, &s.rx_errors, &s.rx_fifo_errors);
-    char names[64][32];
-    uint64_t vals[64];
-    // ethtool -S reads MIB registers: done outside any core, it costs nothing.
-    const int n = shim_ethtool_stats(m_ndev, names, vals, 64);
-    for (int i = 0; i < n; i++)
-        s.ethtool.emplace_back(names[i], vals[i]);
-    return s;
+    m_ndev = driver_boot(m_cfg.driver, board_device{"fec", ENET_BASE, ENET_SIZE, ENET_IRQ},
+                         m_cfg.app.enabled ? m_cfg.app.join_group : 0);
 }
 
 void soc::reset_stats()
@@ -228,7 +163,7 @@ void soc::reset_stats()
         const auto& es = m_enet->stats();
         m_pre_written += es.rx_delivered;
         m_pre_mac_drops += es.rx_fifo_drops + es.rx_truncated;
-        m_pre_sock_drops += shim_net_stats()->udp_rcvbuf_errors;
+        m_pre_sock_drops += net_counters_read().udp_rcvbuf_errors;
         if (m_app)
             m_pre_delivered += m_app->stats().verified;
     }
@@ -237,7 +172,7 @@ void soc::reset_stats()
     m_mem.l2.reset_stats();
     m_mem.noc.reset_stats();
     m_mem.dram.reset_stats();
-    m_mem.stress->reset_stats();
+    m_stress.reset_stats();
     for (auto& c : m_cores) {
         c->settle();
         c->reset_stats();
@@ -247,12 +182,12 @@ void soc::reset_stats()
     m_sink->reset_stats();
     m_kernel->reset_stats();
     m_kernel->checker().reset_stats();
-    shim_net_reset_stats();
+    net_counters_reset();
     if (m_app)
         m_app->reset_stats();
     if (m_tx)
         m_tx->reset_stats();
-    m_snap = take_snapshot();
+    m_snap = netdev_snapshot_take(m_ndev);
 }
 
 run_summary soc::run()
@@ -268,11 +203,11 @@ run_summary soc::run()
     for (auto& c : m_cores)
         c->settle();
     // Hog workers with a core of their own ran outside the core models.
-    const mem::stress_config& sc = m_mem.stress->config();
+    const khost::stress_config& sc = m_stress.config();
     for (unsigned i = 0; sc.enabled && i < sc.workers; i++) {
         if (sc.task_workers >> i & 1)
             continue;
-        const mem::hog_program& p = m_mem.stress->program(i);
+        const khost::hog_program& p = m_stress.program(i);
         m_cores.at(sc.core + i)->account_external(cpu::ctx::user, p.user_ps());
         m_cores.at(sc.core + i)->account_external(cpu::ctx::sys, p.sys_ps());
     }
@@ -295,12 +230,12 @@ run_summary soc::run()
                                   : 0;
     const auto& es = m_enet->stats();
     s.drops_mac_fifo = es.rx_fifo_drops + es.rx_truncated;
-    const snapshot now = take_snapshot();
+    const netdev_snapshot now = netdev_snapshot_take(m_ndev);
     // Frames the driver discarded itself; FIFO-truncated ones (OV) are MAC drops.
     s.drops_driver = (now.rx_dropped - m_snap.rx_dropped) + (now.rx_errors - m_snap.rx_errors) -
                      std::min(now.rx_errors - m_snap.rx_errors, now.rx_fifo_errors - m_snap.rx_fifo_errors);
-    const struct shim_net_stats* ns = shim_net_stats();
-    s.drops_socket = ns->udp_rcvbuf_errors;
+    const net_counters ns = net_counters_read();
+    s.drops_socket = ns.udp_rcvbuf_errors;
     if (as) {
         s.payload_verified = as->verified;
         s.payload_corrupted = as->corrupted + as->short_payload;
@@ -309,7 +244,7 @@ run_summary soc::run()
     }
     cpu::core& irqc = *m_cores[m_cfg.cpu.irq_core];
     s.irq_rate_hz = secs > 0 ? (double)irqc.stats().irqs / secs : 0;
-    s.napi_polls = ns->napi_polls;
+    s.napi_polls = ns.napi_polls;
     for (auto& c : m_cores) {
         const auto& st = c->stats();
         const double tot = (double)(st.irq_ps + st.softirq_ps + st.sys_ps + st.user_ps + st.idle_ps);
@@ -361,7 +296,7 @@ void soc::visit_stats(const stat_visitor& v) const
     stats_visit(&m_mem.l2.stats(), cache::l2_stat_rows, cache::l2_stat_count, "l2.", v);
     stats_visit(&m_mem.noc.stats(), mem::noc_stat_rows, mem::noc_stat_count, "noc.", v);
     stats_visit(&m_mem.dram.stats(), mem::dram_stat_rows, mem::dram_stat_count, "dram.", v);
-    stats_visit(&m_mem.stress->stats(), mem::stress_stat_rows, mem::stress_stat_count, "stress.", v);
+    stats_visit(&m_stress.stats(), khost::stress_stat_rows, khost::stress_stat_count, "stress.", v);
     for (const auto& c : m_cores)
         stats_visit(&const_cast<cpu::core&>(*c).stats(), cpu::cpu_stat_rows, cpu::cpu_stat_count, std::string(c->name()) + ".", v);
     m_enet->visit_stats("enet.", v);
@@ -377,17 +312,7 @@ void soc::visit_stats(const stat_visitor& v) const
         stats_visit(&const_cast<app_task&>(*m_app).stats(), app_stat_rows, app_stat_count, "app.", v);
     if (m_tx)
         stats_visit(&m_tx->stats(), tx_stat_rows, tx_stat_count, "tx.", v);
-    // Counters under their kernel names.
-    const struct shim_net_stats* ns = shim_net_stats();
-    v("snmp.Udp.InDatagrams", ns->udp_in_datagrams, "UDP datagrams delivered to the socket reader", "count");
-    v("snmp.Udp.RcvbufErrors", ns->udp_rcvbuf_errors, "UDP datagrams dropped: socket receive buffer full", "count");
-    v("snmp.Udp.NoPorts", ns->udp_no_ports, "UDP datagrams to a port nobody listens on", "count");
-    v("snmp.Ip.InReceives", ns->ip_in_receives, "IP datagrams received", "count");
-    v("snmp.Ip.InHdrErrors", ns->ip_in_hdr_errors, "frames the stack could not parse as IPv4/UDP", "count");
-    v("softnet.processed", ns->softnet_processed, "frames handed to the stack by NAPI", "count");
-    v("softnet.time_squeeze", ns->softnet_time_squeeze, "net_rx_action runs ended by budget or time", "count");
-    v("napi.polls", ns->napi_polls, "NAPI poll calls", "count");
-    v("napi.completions", ns->napi_complete, "napi_complete_done calls", "count");
+    net_counters_visit(v);
     v("netdev.rx_packets", m_final.rx_packets - m_snap.rx_packets, "net_device rx_packets", "count");
     v("netdev.rx_dropped", m_final.rx_dropped - m_snap.rx_dropped, "net_device rx_dropped", "count");
     v("netdev.rx_errors", m_final.rx_errors - m_snap.rx_errors, "net_device rx_errors", "count");

@@ -15,10 +15,12 @@
 #include "common/stats.h"
 #include "cpu/core.h"
 #include "enet/enet.h"
-#include "sim/app.h"
-#include "sim/hog_task.h"
-#include "sim/khost.h"
-#include "sim/tx.h"
+#include "drivers/khost/app.h"
+#include "drivers/khost/boot.h"
+#include "drivers/khost/hog_task.h"
+#include "drivers/khost/stress.h"
+#include "drivers/khost/khost.h"
+#include "drivers/khost/tx.h"
 #include "traffic/traffic.h"
 
 namespace sim {
@@ -35,25 +37,9 @@ struct scenario_config {
     tick_t quantum_ps = models::PS_PER_US;          // global quantum of temporal decoupling
 };
 
-struct stack_config {
-#define P FEC_PARAM_STRUCT_MEMBER
-#include "sim/stack_params.def"
-#undef P
-};
-extern const models::param_table stack_param_table;
-
-struct driver_config {
-#define P FEC_PARAM_STRUCT_MEMBER
-#include "sim/driver_params.def"
-#undef P
-    std::string source;                // driver directory; "" = drivers/fec of this tree
-    std::vector<std::string> patches;  // unified diffs applied in order (--patch)
-};
-extern const models::param_table driver_param_table;
-
 struct output_config {
 #define P FEC_PARAM_STRUCT_MEMBER
-#include "sim/output_params.def"
+#include "sim/config/output_params.def"
 #undef P
 };
 extern const models::param_table output_param_table;
@@ -61,14 +47,15 @@ extern const models::param_table output_param_table;
 struct soc_config {
     scenario_config scenario;
     models::cpu::cpu_config cpu;          // [cpu]
-    models::cache::hierarchy_config mem;  // [l1], [l2], [noc], [dram], [stress]; cores/clock from [cpu]
+    models::cache::hierarchy_config mem;  // [l1], [l2], [noc], [dram]; cores/clock from [cpu]
+    khost::stress_config stress;          // [stress]
     models::enet::enet_config enet;       // [enet]
     models::traffic::traffic_config traffic;  // [traffic]
-    kernel_config kernel;                 // [kernel]
-    stack_config stack;                   // [stack]
-    driver_config driver;                 // [driver]
-    app_config app;                       // [app]
-    tx_config tx;                         // [tx]
+    khost::kernel_config kernel;          // [kernel]
+    khost::stack_config stack;            // [stack]
+    khost::driver_config driver;          // [driver]
+    khost::app_config app;                // [app]
+    khost::tx_config tx;                  // [tx]
     output_config output;                 // [output]
 };
 
@@ -96,7 +83,7 @@ struct run_summary {
     double cpf_total = 0, cpf_dma_sync = 0, cpf_copy = 0, cpf_stack = 0, cpf_mmio = 0, cpf_descriptor = 0;
     uint64_t dma_sync_calls = 0, dma_sync_lines = 0, dma_sync_cycles = 0;
     uint64_t coherence_violations = 0;
-    std::vector<violation> violations;  // distinct, with symbolised sites
+    std::vector<khost::violation> violations;  // distinct, with symbolised sites
     uint64_t synced_bytes = 0, touched_bytes = 0;  // sync efficiency
     // Transmit side (extra keys): datagrams the sender handed to the driver,
     // refused, frames the link partner received, and how many verified.
@@ -127,14 +114,15 @@ private:
 
     soc_config m_cfg;
     models::cache::hierarchy m_mem;
+    khost::stressor m_stress;  // elaborated right after the memory system, before the cores
     std::vector<std::unique_ptr<models::cpu::core>> m_cores;
     std::unique_ptr<models::enet::enet> m_enet;
     std::unique_ptr<models::traffic::traffic_source> m_source;
     std::unique_ptr<models::traffic::traffic_sink> m_sink;
-    std::unique_ptr<khost> m_kernel;
-    std::unique_ptr<app_task> m_app;
-    std::unique_ptr<tx_task> m_tx;
-    std::vector<std::unique_ptr<hog_task>> m_hogs;  // stress workers sharing a core with network work
+    std::unique_ptr<khost::kernel> m_kernel;
+    std::unique_ptr<khost::app_task> m_app;
+    std::unique_ptr<khost::tx_task> m_tx;
+    std::vector<std::unique_ptr<khost::hog_task>> m_hogs;  // stress workers sharing a core with network work
     sc_core::sc_signal<bool> m_irq{"enet_irq"};
     sc_core::sc_signal<bool> m_no_irq{"no_irq"};
     void sampler();
@@ -146,12 +134,7 @@ private:
     void* m_ndev = nullptr;
     void* m_driver = nullptr;
     // Counters that cannot be reset (the driver's), sampled at the end of warm-up.
-    struct snapshot {
-        uint64_t rx_packets = 0, rx_dropped = 0, rx_errors = 0, rx_fifo_errors = 0;
-        std::vector<std::pair<std::string, uint64_t>> ethtool;
-    } m_snap;
-    snapshot take_snapshot();
-    snapshot m_final;
+    khost::netdev_snapshot m_snap, m_final;
     std::vector<std::string> m_series_cols;
     std::vector<std::vector<double>> m_series;
 };

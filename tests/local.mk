@@ -2,7 +2,7 @@
 # Each runner uses Check's fork mode: a fresh process, hence a fresh SystemC
 # kernel, per test. Per-test timeouts are set in the suites.
 TESTS_CXXFLAGS = $(AM_CXXFLAGS) $(CHECK_CFLAGS)
-TESTS_LDADD = $(MODELS_LIBS) $(CHECK_LIBS)
+TESTS_LDADD = $(KHOST_LIBS) $(MODELS_LIBS) $(CHECK_LIBS)
 
 check_PROGRAMS += tests/unit/run_unit tests/models/run_models tests/system/run_system
 TESTS += tests/unit/run_unit tests/models/run_models tests/system/run_system
@@ -14,7 +14,7 @@ AM_TESTS_ENVIRONMENT = SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 CK_FORK=yes \
 tests_unit_run_unit_CXXFLAGS = $(TESTS_CXXFLAGS) $(GLIB_CFLAGS) $(JSONGLIB_CFLAGS)
 tests_unit_run_unit_LDFLAGS = $(DRIVER_LINK)
 tests_unit_run_unit_LDADD = $(SIM_LIBS) $(CHECK_LIBS)
-tests_unit_run_unit_DEPENDENCIES = drivers/libshim.a sim/libsim.a models/libmodels.a
+tests_unit_run_unit_DEPENDENCIES = drivers/libshim.a sim/libsim.a drivers/libkhost.a models/libmodels.a
 tests_unit_run_unit_SOURCES = tests/lib.h tests/lib.cc tests/unit/main.cc \
 	tests/unit/timeline.cc tests/unit/rr_port.cc tests/unit/params.cc tests/unit/cache_array.cc \
 	tests/unit/units.cc tests/unit/loader.cc tests/unit/regress.cc
@@ -31,7 +31,7 @@ tests_models_run_models_SOURCES += $(ENET_TEST_SOURCES)
 tests_system_run_system_CXXFLAGS = $(TESTS_CXXFLAGS) $(GLIB_CFLAGS) $(JSONGLIB_CFLAGS)
 tests_system_run_system_LDFLAGS = $(DRIVER_LINK)
 tests_system_run_system_LDADD = $(SIM_LIBS) $(CHECK_LIBS)
-tests_system_run_system_DEPENDENCIES = drivers/libshim.a sim/libsim.a models/libmodels.a sim/fecsim
+tests_system_run_system_DEPENDENCIES = drivers/libshim.a sim/libsim.a drivers/libkhost.a models/libmodels.a sim/fecsim
 tests_system_run_system_SOURCES = tests/lib.h tests/lib.cc tests/system/main.cc \
 	tests/system/sys.h tests/system/sys.cc tests/system/driver.cc tests/system/timing.cc \
 	tests/system/coherence.cc \

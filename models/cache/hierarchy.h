@@ -1,18 +1,17 @@
 // models/cache/hierarchy.h: the i.MX6Q memory system wired as on the chip:
-// per-core L1s (SCU-coherent) -> PL310 -> AXI fabric -> DRAM, with the
-// memory hog's workers on the PL310 beside the cores. Other bus masters (the
-// ENET uDMA) bind to noc.masters. Owned by whoever elaborates (sim/, tests,
+// per-core L1s (SCU-coherent) -> PL310 -> AXI fabric -> DRAM. Further
+// initiators beside the cores (the stress -m workers, drivers/khost/stress.h)
+// bind to l2.cpu_side after construction; other bus masters (the ENET uDMA)
+// bind to noc.masters. Owned by whoever elaborates (sim/, tests,
 // benches); construct before sc_start.
 #pragma once
 #include <memory>
 #include <vector>
-#include "cache/dma_maint.h"
 #include "cache/l1.h"
 #include "cache/pl310.h"
 #include "mem/dram.h"
 #include "mem/noc.h"
 #include "mem/phys_mem.h"
-#include "mem/stressor.h"
 
 namespace models::cache {
 
@@ -24,7 +23,6 @@ struct hierarchy_config {
     l2_config l2;
     mem::noc_config noc;
     mem::dram_config dram;
-    mem::stress_config stress;
 };
 
 class hierarchy {
@@ -38,9 +36,6 @@ public:
     pl310 l2;
     scu domain;
     std::vector<std::unique_ptr<l1_cache>> l1;
-    std::unique_ptr<mem::stressor> stress;
-
-    cpu_caches caches(unsigned core) { return cpu_caches{*l1.at(core), l2}; }
 };
 
 } // namespace models::cache

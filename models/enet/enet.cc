@@ -3,7 +3,7 @@
 #include <cstring>
 #include <stdexcept>
 #include "common/log.h"
-#include "traffic/frame_format.h"
+#include "net/frame_format.h"
 
 namespace models::enet {
 

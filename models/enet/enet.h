@@ -42,7 +42,7 @@
 #include "common/stats.h"
 #include "common/time.h"
 #include "enet/enet_regs.h"
-#include "enet/phy_if.h"
+#include "net/phy_if.h"
 #include "mem/mem_ext.h"
 
 namespace models::enet {

@@ -1,9 +1,8 @@
 # models/enet and models/traffic: the ENET MAC, the link-side traffic source and sink.
 # Appends to the models library and to the model-tier test runner.
 models_libmodels_a_SOURCES += \
-	models/enet/enet_regs.h models/enet/phy_if.h \
-	models/enet/enet.h models/enet/enet.cc \
-	models/traffic/frame_format.h models/traffic/frame_format.cc
+	models/enet/enet_regs.h \
+	models/enet/enet.h models/enet/enet.cc
 models_libmodels_a_SOURCES += \
 	models/traffic/traffic.h models/traffic/traffic.cc
 # Test sources: tests/local.mk (included after this file) appends them to the

@@ -24,8 +24,8 @@
 #include "common/rng.h"
 #include "common/stats.h"
 #include "common/time.h"
-#include "enet/phy_if.h"
-#include "traffic/frame_format.h"
+#include "net/phy_if.h"
+#include "net/frame_format.h"
 
 typedef struct pcap pcap_t;
 typedef struct pcap_dumper pcap_dumper_t;

@@ -2,10 +2,13 @@
 // maintenance semantics, stale DMA data, and the ARMv7 range helpers.
 #include "tests/lib.h"
 #include "cache/hierarchy.h"
+#include "drivers/khost/arm_dma.h"
+#include "drivers/khost/stress.h"
 #include <cstring>
 
 using namespace models;
 using namespace models::cache;
+using namespace khost;
 
 static const uint64_t BASE = 0x10000000;
 
@@ -102,7 +105,7 @@ START_TEST(test_invalidate_discards_dirty_line)
 {
     hierarchy h(small_cfg());
     elaborate();
-    auto cc = h.caches(0);
+    auto cc = caches_of(h, 0);
     const uint8_t old[4] = {9, 9, 9, 9}, fresh[4] = {5, 6, 7, 8};
     std::memcpy(h.mem.dram_view(BASE + 0x200), old, 4);
     tick_t t = cpu_store(h, 0, BASE + 0x200, fresh, 4, 0);
@@ -119,7 +122,7 @@ START_TEST(test_clean_makes_dram_equal)
 {
     hierarchy h(small_cfg());
     elaborate();
-    auto cc = h.caches(0);
+    auto cc = caches_of(h, 0);
     uint8_t v[64];
     for (int i = 0; i < 64; i++)
         v[i] = (uint8_t)(0xA0 + i);
@@ -139,7 +142,7 @@ START_TEST(test_dma_without_invalidate_reads_stale)
 {
     hierarchy h(small_cfg());
     elaborate();
-    auto cc = h.caches(0);
+    auto cc = caches_of(h, 0);
     const uint64_t buf = BASE + 0x10000;
     std::memset(h.mem.dram_view(buf), 0x11, 64);
     uint8_t got[64];
@@ -164,7 +167,7 @@ START_TEST(test_dirty_line_evicted_over_dma_data)
 {
     hierarchy h(small_cfg());
     elaborate();
-    auto cc = h.caches(0);
+    auto cc = caches_of(h, 0);
     const uint64_t buf = BASE + 0x20000;
     const uint8_t cpu[4] = {0xC0, 0xC1, 0xC2, 0xC3};
     tick_t t = cpu_store(h, 0, buf, cpu, 4, 0);  // dirty line, never cleaned
@@ -180,7 +183,7 @@ START_TEST(test_unaligned_end_clean_invalidates_edge)
 {
     hierarchy h(small_cfg());
     elaborate();
-    auto cc = h.caches(0);
+    auto cc = caches_of(h, 0);
     const uint64_t buf = BASE + 0x30000;  // 64-B aligned
     const uint8_t mark[4] = {0xEE, 0xEE, 0xEE, 0xEE};
     // CPU data right after the buffer, in its last (shared) line: dirty.
@@ -239,7 +242,7 @@ START_TEST(test_range_helper_counts_2033)
 {
     hierarchy h(small_cfg());
     elaborate();
-    auto cc = h.caches(0);
+    auto cc = caches_of(h, 0);
     const uint64_t buf = BASE + 0x80040;  // 64-B aligned RX buffer
     const clock_domain cpu(996e6);
     tick_t t0 = 0;
@@ -275,7 +278,7 @@ START_TEST(test_to_device_cleans)
 {
     hierarchy h(small_cfg());
     elaborate();
-    auto cc = h.caches(0);
+    auto cc = caches_of(h, 0);
     const uint64_t buf = BASE + 0x90000;
     uint8_t v[100];
     for (int i = 0; i < 100; i++)
@@ -319,7 +322,7 @@ START_TEST(test_a53_profile_invalidate_cleans_and_prefetch)
     c.l1.prefetch_lines = 2;
     hierarchy h(c);
     elaborate();
-    auto cc = h.caches(0);
+    auto cc = caches_of(h, 0);
     const uint64_t buf = BASE + 0xB0000;
     const uint8_t v[4] = {3, 3, 3, 3};
     tick_t t = cpu_store(h, 0, buf, v, 4, 0);
@@ -360,15 +363,18 @@ struct probe : sc_core::sc_module {
 START_TEST(test_dram_latency_rises_under_stress)
 {
     hierarchy_config c = small_cfg(4);
-    c.stress.enabled = true;
-    c.stress.vm_bytes = 8 << 20;
-    c.stress.start_ps = 400 * PS_PER_US;
+    stress_config sc;
+    sc.enabled = true;
+    sc.vm_bytes = 8 << 20;
+    sc.start_ps = 400 * PS_PER_US;
     hierarchy h(c);
-    probe p("probe", h, c.stress.start_ps + 10 * PS_PER_US);
+    stressor hog("stress", stress_placed(sc, c));
+    hog.bind(h.l2);
+    probe p("probe", h, sc.start_ps + 10 * PS_PER_US);
     sc_core::sc_start(800, sc_core::SC_US);
     ck_assert_uint_gt(p.n[0], 150);
     ck_assert_uint_gt(p.n[1], 150);
-    ck_assert_uint_gt(h.stress->stats().pages, 50);
+    ck_assert_uint_gt(hog.stats().pages, 50);
     const double idle = (double)p.sum[0] / p.n[0] / 1000.0, busy = (double)p.sum[1] / p.n[1] / 1000.0;
     ck_assert_msg(idle > 130 && idle < 160, "idle miss %.1f ns (L2 25 cycles + ~110 ns)", idle);
     // The hog's evictions queue ahead of the misses at the fabric port and in

@@ -26,18 +26,18 @@ static void a53(sim::soc_config& c)
 }
 
 // Exactly one violation of `kind` whose site names `func`; returns its "where".
-static std::string expect_kind(const sim::run_summary& r, sim::cv_kind kind, const char* func)
+static std::string expect_kind(const sim::run_summary& r, khost::cv_kind kind, const char* func)
 {
-    const sim::violation* hit = nullptr;
+    const khost::violation* hit = nullptr;
     std::string all;
     for (const auto& v : r.violations) {
-        all += std::string(sim::cv_kind_name(v.kind)) + "@" + v.where + "; ";
+        all += std::string(khost::cv_kind_name(v.kind)) + "@" + v.where + "; ";
         if (v.kind == kind)
             hit = &v;
     }
-    ck_assert_msg(hit, "no %s violation; got: %s", sim::cv_kind_name(kind), all.c_str());
+    ck_assert_msg(hit, "no %s violation; got: %s", khost::cv_kind_name(kind), all.c_str());
     ck_assert_msg(hit->where.find(func) != std::string::npos && hit->where.find("fec_main.c:") != std::string::npos,
-                  "%s reported at %s", sim::cv_kind_name(kind), hit->where.c_str());
+                  "%s reported at %s", khost::cv_kind_name(kind), hit->where.c_str());
     return hit->where;
 }
 
@@ -45,7 +45,7 @@ START_TEST(test_no_sync_for_cpu_caught)
 {
     sim::soc s(variant("no-sync-for-cpu.patch", true, 10000, 10));
     const sim::run_summary r = s.run();
-    expect_kind(r, sim::cv_kind::cpu_owned_by_dev, "fec_enet_copybreak");
+    expect_kind(r, khost::cv_kind::cpu_owned_by_dev, "fec_enet_copybreak");
     ck_assert_uint_eq(r.payload_corrupted, 0);  // sync_for_device still invalidates: data happens to be fresh
 }
 END_TEST
@@ -54,7 +54,7 @@ START_TEST(test_short_sync_caught)
 {
     sim::soc s(variant("short-sync.patch", true, 10000, 10));
     const sim::run_summary r = s.run();
-    const std::string w = expect_kind(r, sim::cv_kind::partial_sync_miss, "fec_enet_copybreak");
+    const std::string w = expect_kind(r, khost::cv_kind::partial_sync_miss, "fec_enet_copybreak");
     // Sync efficiency sees the short sync: 64 B per frame made visible, and the
     // CPU's reads of its own (synced) lines stop there; the rest were misses.
     const uint64_t frames = sys_stat(s, "kernel.dma_sync_cpu_calls");
@@ -72,11 +72,11 @@ START_TEST(test_cpu_write_then_eviction_loses_dma_data)
     sim::soc_config c = variant("cpu-write-after-handback.patch", true, 46300, 30);
     c.driver.rx_ring_size = 512;
     c.stack.frame_cycles = 30000;  // overload: the ring stays full, buffers wait long
-    c.mem.stress.enabled = true;
+    c.stress.enabled = true;
     sim::soc s(c);
     const sim::run_summary r = s.run();
-    expect_kind(r, sim::cv_kind::cpu_owned_by_dev, "fec_enet_rx_frame");
-    expect_kind(r, sim::cv_kind::lost_dma_data, "fec_enet_rx_frame");
+    expect_kind(r, khost::cv_kind::cpu_owned_by_dev, "fec_enet_rx_frame");
+    expect_kind(r, khost::cv_kind::lost_dma_data, "fec_enet_rx_frame");
     ck_assert_uint_gt(r.payload_corrupted, 0);
 }
 END_TEST
@@ -87,7 +87,7 @@ START_TEST(test_patched_driver_on_a53_prefetch_caught)
     a53(c);
     sim::soc s(c);
     const sim::run_summary r = s.run();
-    expect_kind(r, sim::cv_kind::dev_write_cpu_owned, "fec_enet_copybreak");
+    expect_kind(r, khost::cv_kind::dev_write_cpu_owned, "fec_enet_copybreak");
     ck_assert_uint_eq(r.violations.size(), 1);
     ck_assert_uint_gt(sys_stat(s, "l1_0.prefetches"), 0);
 }
@@ -102,7 +102,7 @@ static void expect_clean(const char* patch, bool a53_profile)
     const sim::run_summary r = s.run();
     std::string all;
     for (const auto& v : r.violations)
-        all += std::string(sim::cv_kind_name(v.kind)) + "@" + v.where + "; ";
+        all += std::string(khost::cv_kind_name(v.kind)) + "@" + v.where + "; ";
     ck_assert_msg(r.violations.empty(), "%s%s: %s", patch ? patch : "stock", a53_profile ? " (A53)" : "", all.c_str());
     ck_assert_uint_eq(r.payload_corrupted + r.payload_duplicated, 0);
     ck_assert_uint_gt(r.frames_delivered, 250);
@@ -124,7 +124,7 @@ START_TEST(test_api_misuse_and_shared_line)
     const uint64_t B = 0x10000000;
     // Two allocations: [B+0x1000, +100) and [B+0x1064, +64): the second starts
     // inside the first one's last line.
-    sim::coherence_checker chk(pm, [&](uint64_t pa, uint64_t* s, uint64_t* l) {
+    khost::coherence_checker chk(pm, [&](uint64_t pa, uint64_t* s, uint64_t* l) {
         if (pa >= B + 0x1000 && pa < B + 0x1064) { *s = B + 0x1000; *l = 100; return true; }
         if (pa >= B + 0x1064 && pa < B + 0x10A4) { *s = B + 0x1064; *l = 64; return true; }
         return false;
@@ -137,8 +137,8 @@ START_TEST(test_api_misuse_and_shared_line)
     chk.on_dma(SIMHOST_DMA_UNMAP, B + 0x1000, 64, 2, site);       // size differs
     int shared = 0, misuse = 0;
     for (const auto& v : chk.violations()) {
-        shared += v.kind == sim::cv_kind::shared_line;
-        misuse += v.kind == sim::cv_kind::api_misuse ? (int)v.count : 0;
+        shared += v.kind == khost::cv_kind::shared_line;
+        misuse += v.kind == khost::cv_kind::api_misuse ? (int)v.count : 0;
     }
     ck_assert_int_eq(shared, 1);
     ck_assert_int_eq(misuse, 4);

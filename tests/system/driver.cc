@@ -3,7 +3,7 @@
 #include "tests/lib.h"
 #include "tests/system/sys.h"
 #include "drivers/shim/shim.h"
-#include "sim/driver_build.h"
+#include "drivers/khost/driver_build.h"
 #include <cstring>
 
 using namespace models;
@@ -113,9 +113,9 @@ END_TEST
 static sim::soc_config hog_config(unsigned core)
 {
     sim::soc_config c = sys_config(20000, 30);
-    c.mem.stress.enabled = true;
-    c.mem.stress.core = core;
-    c.mem.stress.vm_bytes = 8 << 20;
+    c.stress.enabled = true;
+    c.stress.core = core;
+    c.stress.vm_bytes = 8 << 20;
     return c;
 }
 
@@ -229,12 +229,12 @@ END_TEST
 
 START_TEST(test_unknown_kernel_symbol_named)
 {
-    sim::driver_build_config b;
+    khost::driver_build_config b;
     b.source_dir = sys_fixture("bad-symbol");
     try {
-        sim::driver_load(b);
+        khost::driver_load(b);
         ck_abort_msg("loading a driver with an unknown kernel symbol succeeded");
-    } catch (const sim::driver_error& e) {
+    } catch (const khost::driver_error& e) {
         ck_assert_msg(std::strstr(e.what(), "phy_start_aneg_not_in_shim"), "message: %s", e.what());
     }
 }
@@ -242,21 +242,21 @@ END_TEST
 
 START_TEST(test_bad_patch_and_compile_errors)
 {
-    sim::driver_build_config b;
+    khost::driver_build_config b;
     b.patches.push_back(sys_fixture("does-not-apply.patch"));
     try {
-        sim::driver_load(b);
+        khost::driver_load(b);
         ck_abort_msg("a patch that does not apply was accepted");
-    } catch (const sim::driver_error& e) {
+    } catch (const khost::driver_error& e) {
         ck_assert_msg(std::strstr(e.what(), "does-not-apply.patch") && std::strstr(e.what(), "does not apply"),
                       "message: %s", e.what());
     }
-    sim::driver_build_config c;
+    khost::driver_build_config c;
     c.source_dir = sys_fixture("bad-compile");
     try {
-        sim::driver_load(c);
+        khost::driver_load(c);
         ck_abort_msg("a driver that does not compile was accepted");
-    } catch (const sim::driver_error& e) {
+    } catch (const khost::driver_error& e) {
         ck_assert_msg(std::strstr(e.what(), "does not compile") && std::strstr(e.what(), "undeclared_identifier"),
                       "message: %s", e.what());
     }

@@ -46,7 +46,7 @@ static std::map<std::string, uint64_t> run_in_child(const sim::soc_config& c)
 START_TEST(test_same_seed_identical_stats)
 {
     sim::soc_config c = sys_config(46300, 15);
-    c.mem.stress.enabled = true;
+    c.stress.enabled = true;
     auto a = run_in_child(c), b = run_in_child(c);
     ck_assert_uint_gt(a.size(), 100);
     ck_assert_uint_eq(a.size(), b.size());

@@ -5,8 +5,8 @@
 #include <glib.h>
 #include <string>
 #include <vector>
-#include "sim/registry.h"
-#include "sim/scenario.h"
+#include "sim/config/registry.h"
+#include "sim/config/scenario.h"
 
 using namespace sim;
 

@@ -4,7 +4,7 @@
 #include <glib.h>
 #include <json-glib/json-glib.h>
 #include <unistd.h>
-#include "sim/regress.h"
+#include "sim/results/regress.h"
 
 using namespace sim;
 

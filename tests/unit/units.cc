@@ -2,8 +2,8 @@
 #include "tests/lib.h"
 #include <cmath>
 #include <string>
-#include "sim/registry.h"
-#include "sim/units.h"
+#include "sim/config/registry.h"
+#include "sim/config/units.h"
 
 using models::param_desc;
 using models::param_kind;

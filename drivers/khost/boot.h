@@ -1,0 +1,83 @@
+// drivers/khost/boot.h: the driver's life in the simulated kernel, as the
+// boot and the network tools see it: build and load (modprobe with module
+// parameters), initcalls, probe, ethtool tunables, ndo_open, the stack's
+// settings, and the counters the kernel exports (net_device stats, ethtool
+// -S, /proc/net/snmp, softnet_stat).
+//
+// Contract: everything here talks to the shim (drivers/shim/shim.h) so that
+// the elaborator (sim/soc) never includes a shim header. driver_setup and
+// stack_setup run at elaboration; driver_boot runs on the RX interrupt core's
+// thread at t = 0. Failures throw driver_error with the step and the errno.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+#include "common/params.h"
+#include "common/stats.h"
+#include "cpu/core.h"
+
+namespace khost {
+
+// [stack]: the network stack above the driver as a cost model (drivers/shim/net.c).
+struct stack_config {
+#define P FEC_PARAM_STRUCT_MEMBER
+#include "drivers/khost/stack_params.def"
+#undef P
+};
+extern const models::param_table stack_param_table;
+
+// [driver]: the driver under test. source and patches are declared string
+// keys of the registry (sim/config/registry.cc).
+struct driver_config {
+#define P FEC_PARAM_STRUCT_MEMBER
+#include "drivers/khost/driver_params.def"
+#undef P
+    std::string source;                // driver directory; "" = drivers/fec of this tree
+    std::vector<std::string> patches;  // unified diffs applied in order (--patch)
+};
+extern const models::param_table driver_param_table;
+
+// The device the board description (device tree) gives the driver.
+struct board_device {
+    const char* compatible;  // platform driver name to match
+    uint64_t base, size;     // register block
+    unsigned irq;
+};
+
+// Build (or reuse), load and register the driver, then set its module
+// parameters as modprobe would (a driver without one keeps its default).
+// Returns the dlopen handle. link_speed_bps: the PHY's speed.
+void* driver_setup(const driver_config& d, double link_speed_bps);
+// Configure the shim's stack from [stack] and net_rx_action's budgets.
+void stack_setup(const stack_config& s, uint32_t netdev_budget, uint64_t netdev_budget_ps);
+// The NET_RX softirq handler (net_rx_action), for core::set_softirq_handler.
+void net_rx_softirq();
+// On the RX interrupt core at t = 0: initcalls, probe of `dev`, ethtool
+// --set-tunable rx-copybreak, ndo_open, and the multicast join of the
+// application's socket (join_group 0: none). Returns the net_device.
+void* driver_boot(const driver_config& d, const board_device& dev, uint32_t join_group);
+
+// net_device counters and ethtool -S of ndev (ethtool reads MIB registers;
+// done outside any core, it costs nothing).
+struct netdev_snapshot {
+    uint64_t rx_packets = 0, rx_dropped = 0, rx_errors = 0, rx_fifo_errors = 0;
+    std::vector<std::pair<std::string, uint64_t>> ethtool;
+};
+netdev_snapshot netdev_snapshot_take(void* ndev);
+void netdev_counters(void* ndev, uint64_t* rx_packets, uint64_t* rx_dropped, uint64_t* rx_errors,
+                     uint64_t* rx_fifo_errors);
+
+// The stack's counters under their kernel names (resettable).
+struct net_counters {
+    uint64_t udp_in_datagrams, udp_rcvbuf_errors, udp_no_ports;
+    uint64_t ip_in_receives, ip_in_hdr_errors;
+    uint64_t softnet_processed, softnet_time_squeeze;
+    uint64_t napi_polls, napi_complete;
+};
+net_counters net_counters_read();
+void net_counters_reset();
+// snmp.*, softnet.* and napi.* counters, as stats.json lists them.
+void net_counters_visit(const models::stat_visitor& v);
+
+} // namespace khost

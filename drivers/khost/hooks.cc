@@ -1,0 +1,75 @@
+// drivers/khost/hooks.cc: the instrumentation entry points of kernel code.
+//
+// Kernel code (the shim runtime and the driver) is compiled with
+// -fsanitize=thread (compile step only: libtsan is never linked) and
+// -fsanitize-coverage=trace-pc. The compiler then calls these functions
+// before every load and store, at every function entry and exit, and in every
+// basic block. They route accesses that fall into simulated memory to the
+// running core's L1 (timing, and the CPU view refreshed before the access
+// executes) and charge a per-call and per-block instruction cost; anything
+// else returns at once.
+#include <cstddef>
+#include <cstdint>
+#include "cpu/core.h"
+#include "drivers/khost/khost.h"
+
+using models::cpu::core;
+using khost::kernel;
+
+namespace {
+
+inline void hook(const void* p, size_t size, bool write, const void* site)
+{
+    kernel* k = kernel::instance();
+    if (!k)
+        return;
+    const uintptr_t off = (uintptr_t)p - k->w_base();
+    if (off >= k->w_size())
+        return;
+    core* c = core::current();
+    if (!c)
+        return;
+    k->access(*c, k->mem().mem.base() + off, size, write, site);
+}
+
+
+} // namespace
+
+extern "C" {
+
+void __tsan_init(void) {}
+
+void __tsan_func_entry(void*)
+{
+    if (core* c = core::current())
+        c->charge(c->config().call_cycles, c->current_cat());
+}
+void __tsan_func_exit(void) {}
+
+void __sanitizer_cov_trace_pc(void)
+{
+    if (core* c = core::current())
+        c->charge(c->config().bb_cycles, c->current_cat());
+}
+
+#define RA __builtin_return_address(0)
+#define FEC_HOOK(n)                                                                                          \
+    void __tsan_read##n(void* p) { hook(p, n, false, RA); }                                                  \
+    void __tsan_write##n(void* p) { hook(p, n, true, RA); }                                                  \
+    void __tsan_unaligned_read##n(void* p) { hook(p, n, false, RA); }                                        \
+    void __tsan_unaligned_write##n(void* p) { hook(p, n, true, RA); }                                        \
+    void __tsan_volatile_read##n(void* p) { hook(p, n, false, RA); }                                         \
+    void __tsan_volatile_write##n(void* p) { hook(p, n, true, RA); }
+FEC_HOOK(1)
+FEC_HOOK(2)
+FEC_HOOK(4)
+FEC_HOOK(8)
+FEC_HOOK(16)
+#undef FEC_HOOK
+
+void __tsan_read_range(void* p, size_t n) { hook(p, n, false, RA); }
+void __tsan_write_range(void* p, size_t n) { hook(p, n, true, RA); }
+void __tsan_vptr_read(void**) {}
+void __tsan_vptr_update(void**, void*) {}
+
+} // extern "C"

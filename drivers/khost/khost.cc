@@ -1,0 +1,464 @@
+#include "drivers/khost/khost.h"
+#include "drivers/khost/arm_dma.h"
+#include <cstdarg>
+#include <cstdio>
+#include <cstring>
+#include <unistd.h>
+#include "cache/pl310_regs.h"
+#include "common/log.h"
+#include "drivers/shim/simhost.h"
+
+namespace khost {
+
+using namespace models;
+using models::cpu::core;
+
+static const param_desc k_kernel_rows[] = {
+#define P(...) FEC_PARAM_TABLE_ROW(kernel_config, __VA_ARGS__)
+#include "drivers/khost/kernel_params.def"
+#undef P
+};
+const param_table kernel_param_table = {"kernel", "the kernel the driver runs in: DMA profile, copy cost, memory layout",
+                                        k_kernel_rows, sizeof k_kernel_rows / sizeof k_kernel_rows[0]};
+
+const stat_desc kernel_stat_rows[] = {
+#define S(...) FEC_STAT_ROW(kernel_stats, __VA_ARGS__)
+#include "drivers/khost/kernel_stats.def"
+#undef S
+};
+const size_t kernel_stat_count = sizeof kernel_stat_rows / sizeof kernel_stat_rows[0];
+
+kernel* kernel::s_instance = nullptr;
+
+kernel::kernel(sc_core::sc_module_name nm, const kernel_config& cfg, cache::hierarchy& mem,
+             std::vector<core*> cores, uint64_t mmio_base, uint64_t mmio_size)
+    : sc_module(nm), mmio("mmio"), m_cfg(cfg), m_mem(mem), m_cores(std::move(cores)), m_mmio_base(mmio_base),
+      m_mmio_size(mmio_size)
+{
+    m_irq_core = m_cores.empty() ? 0 : m_cores[0]->config().irq_core;
+    if (m_irq_core >= m_cores.size())
+        throw std::invalid_argument("cpu.irq_core is not one of the cores");
+    const uint64_t base = mem.mem.base(), backed = mem.mem.backed();
+    if (cfg.pool_offset + cfg.pool_bytes > cfg.heap_offset || cfg.heap_offset >= backed)
+        throw std::invalid_argument("kernel: pool must end before the heap, and the heap start inside dram.backed");
+    m_pool.start = m_pool.next = base + cfg.pool_offset;
+    m_pool.end = base + cfg.pool_offset + cfg.pool_bytes;
+    m_heap.start = m_heap.next = base + cfg.heap_offset;
+    m_heap.end = base + backed;
+    mem.mem.map_uncached(m_pool.start, cfg.pool_bytes);
+    m_w_base = (uintptr_t)mem.mem.cpu_base();
+    m_w_size = backed;
+    m_mmio_txn.ext.master = mem::MASTER_CPU0 + m_irq_core;
+    m_checker.reset(new coherence_checker(mem.mem, [this](uint64_t pa, uint64_t* s, uint64_t* l) {
+        return alloc_of(pa, s, l);
+    }));
+    mem.dram.set_observer(m_checker.get());
+    s_instance = this;
+}
+
+kernel::~kernel()
+{
+    if (s_instance == this)
+        s_instance = nullptr;
+}
+
+// ---------------------------------------------------------------- memory --
+
+uint64_t kernel::take(region& r, uint64_t size, uint64_t align)
+{
+    auto it = r.free_by_size.find(size);
+    if (it != r.free_by_size.end() && !it->second.empty()) {
+        for (size_t k = it->second.size(); k-- > 0;) {
+            const uint64_t pa = it->second[k];
+            if (pa % align == 0) {
+                it->second.erase(it->second.begin() + (long)k);
+                return pa;
+            }
+        }
+    }
+    const uint64_t pa = (r.next + align - 1) / align * align;
+    if (pa + size > r.end)
+        return 0;
+    r.next = pa + size;
+    return pa;
+}
+
+void* kernel::alloc(size_t size, size_t align, bool uncached)
+{
+    if (align < 64)
+        align = 64;  // SMP_CACHE_BYTES: slab and page-frag objects do not share lines
+    const uint64_t sz = uncached ? (size + 4095) / 4096 * 4096 : (size + 63) / 64 * 64;
+    const uint64_t pa = take(uncached ? m_pool : m_heap, sz, uncached ? 4096 : align);
+    if (!pa)
+        return nullptr;
+    m_live[pa] = {sz, uncached};
+    m_stats.allocs++;
+    const uint64_t in_use = (m_heap.next - m_heap.start) + (m_pool.next - m_pool.start);
+    if (in_use > m_stats.alloc_bytes_live_max)
+        m_stats.alloc_bytes_live_max = in_use;
+    return m_mem.mem.cpu_view(pa);
+}
+
+void kernel::free(void* p)
+{
+    const uint64_t pa = pa_of(p);
+    auto it = m_live.find(pa);
+    if (it == m_live.end()) {
+        sim_log(log_level::guest_error, "kernel", "free of %p, which is not a live allocation", p);
+        return;
+    }
+    (it->second.second ? m_pool : m_heap).free_by_size[it->second.first].push_back(pa);
+    m_live.erase(it);
+}
+
+bool kernel::alloc_of(uint64_t pa, uint64_t* start, uint64_t* len) const
+{
+    auto it = m_live.upper_bound(pa);
+    if (it == m_live.begin())
+        return false;
+    --it;
+    if (pa >= it->first + it->second.first)
+        return false;
+    *start = it->first;
+    *len = it->second.first;
+    return true;
+}
+
+void kernel::access(core& c, uint64_t pa, size_t size, bool write, const void* site)
+{
+    cache::l1_cache& l1 = c.l1();
+    const tick_t hit = l1.config().hit_cycles * c.clock().period_ps;
+    const tick_t issue = c.clock().cycles(c.config().access_cycles);
+    if (m_mem.mem.is_uncached(pa)) {
+        // Device-shared memory: see the device's latest writes, in time.
+        c.sync();
+        const tick_t lat = write ? l1.write(pa, (unsigned)size, c.now()) : l1.read(pa, (unsigned)size, c.now());
+        c.charge_ps(issue + lat, cpu::CAT_DESC);
+        return;
+    }
+    const tick_t lat = write ? l1.write(pa, (unsigned)size, c.now()) : l1.read(pa, (unsigned)size, c.now());
+    if (m_checker->tracked(pa) || m_checker->tracked(pa + size - 1))
+        m_checker->on_cpu(pa, size, write, site);
+    c.charge_ps(issue + (lat > hit ? lat - hit : 0), c.current_cat());
+}
+
+// Lines of [p, p+n) in simulated memory, each touched once through the L1.
+static void touch_range(kernel& k, core& c, const void* p, size_t n, bool write, const void* site)
+{
+    const uint64_t pa = k.pa_of(p);
+    if (pa == ~0ull || !n)
+        return;
+    const uint64_t lb = c.l1().line_bytes();
+    for (uint64_t a = pa; a < pa + n;) {
+        const uint64_t next = (a & ~(lb - 1)) + lb;
+        const uint64_t len = std::min<uint64_t>(next, pa + n) - a;
+        const tick_t lat = write ? c.l1().write(a, (unsigned)len, c.now()) : c.l1().read(a, (unsigned)len, c.now());
+        if (k.checker().tracked(a))
+            k.checker().on_cpu(a, len, write, site);
+        const tick_t hit = c.l1().config().hit_cycles * c.clock().period_ps;
+        c.charge_ps(lat > hit ? lat - hit : 0, c.current_cat());
+        a = next;
+    }
+}
+
+// memcpy/memset called from driver code are packet-data copies (category
+// copy); inside the stack or the allocator they stay in that category.
+static cpu::cat copy_cat(core& c) { return c.current_cat() == cpu::CAT_DRIVER ? cpu::CAT_COPY : c.current_cat(); }
+
+void kernel::copy(void* dst, const void* src, size_t n, const void* site)
+{
+    core* c = core::current();
+    if (c) {
+        const cpu::cat prev = c->set_cat(copy_cat(*c));
+        const bool unc_s = pa_of(src) != ~0ull && m_mem.mem.is_uncached(pa_of(src));
+        if (unc_s)
+            c->sync();
+        touch_range(*this, *c, src, n, false, site);
+        touch_range(*this, *c, dst, n, true, site);
+        c->charge((n + m_cfg.copy_bytes_per_cycle - 1) / m_cfg.copy_bytes_per_cycle, c->current_cat());
+        c->set_cat(prev);
+    }
+    std::memmove(dst, src, n);
+}
+
+void kernel::fill(void* dst, int v, size_t n, const void* site)
+{
+    core* c = core::current();
+    if (c) {
+        const cpu::cat prev = c->set_cat(copy_cat(*c));
+        touch_range(*this, *c, dst, n, true, site);
+        c->charge((n + m_cfg.copy_bytes_per_cycle - 1) / m_cfg.copy_bytes_per_cycle, c->current_cat());
+        c->set_cat(prev);
+    }
+    std::memset(dst, v, n);
+}
+
+void kernel::prefetch(const void* p)
+{
+    core* c = core::current();
+    const uint64_t pa = pa_of(p);
+    if (!c || pa == ~0ull || m_mem.mem.is_uncached(pa))
+        return;
+    // PLD starts the fill and does not wait for it.
+    c->l1().read(pa, 1, c->now());
+    c->charge(c->config().access_cycles, c->current_cat());
+}
+
+// ------------------------------------------------------------------ MMIO --
+
+uint32_t kernel::mmio_read(uint64_t pa)
+{
+    core* c = core::current();
+    m_stats.mmio_reads++;
+    uint32_t v = 0;
+    if (pa - m_mmio_base >= m_mmio_size)
+        simhost_stop("MMIO read at 0x%llx: no device there", (unsigned long long)pa);
+    if (c) {
+        // Device register reads are ordered after the core's posted writes.
+        c->stall_until(c->l1().posted_until(), cpu::CAT_MMIO);
+        c->sync();
+    }
+    m_mmio_txn.set(tlm::TLM_READ_COMMAND, pa - m_mmio_base, (uint8_t*)&v, 4);
+    sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+    mmio->b_transport(m_mmio_txn.gp, d);
+    if (m_mmio_txn.gp.get_response_status() != tlm::TLM_OK_RESPONSE)
+        sim_log(log_level::guest_error, "kernel", "MMIO read at 0x%llx failed", (unsigned long long)pa);
+    if (c)
+        c->charge(c->config().mmio_read_cycles, cpu::CAT_MMIO);
+    return v;
+}
+
+void kernel::mmio_write(uint64_t pa, uint32_t v)
+{
+    core* c = core::current();
+    m_stats.mmio_writes++;
+    if (pa - m_mmio_base >= m_mmio_size)
+        simhost_stop("MMIO write at 0x%llx: no device there", (unsigned long long)pa);
+    if (c) {
+        // The store reaches the device after the core's earlier posted writes
+        // (the PL310 sync of writel's wmb) have completed.
+        c->stall_until(c->l1().posted_until(), cpu::CAT_MMIO);
+        c->charge(c->config().mmio_write_cycles, cpu::CAT_MMIO);
+        c->sync();
+    }
+    m_mmio_txn.set(tlm::TLM_WRITE_COMMAND, pa - m_mmio_base, (uint8_t*)&v, 4);
+    sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+    mmio->b_transport(m_mmio_txn.gp, d);
+    if (m_mmio_txn.gp.get_response_status() != tlm::TLM_OK_RESPONSE)
+        sim_log(log_level::guest_error, "kernel", "MMIO write at 0x%llx failed", (unsigned long long)pa);
+}
+
+void kernel::barrier(int kind)
+{
+    core* c = core::current();
+    if (!c)
+        return;
+    const cpu::cat prev = c->set_cat(cpu::CAT_MMIO);
+    switch (kind) {
+    case SIMHOST_DMB:
+        c->charge(c->config().dmb_cycles, cpu::CAT_MMIO);
+        break;
+    case SIMHOST_DSB:
+        c->charge_ps(c->l1().dsb(c->now()), cpu::CAT_MMIO);
+        break;
+    default: {
+        // wmb()/mb(): DSB, then outer_sync(): a posted write of CACHE_SYNC.
+        m_stats.barriers++;
+        c->charge_ps(c->l1().dsb(c->now()), cpu::CAT_MMIO);
+        tick_t done;
+        const tick_t acc = m_mem.l2.reg_write(cache::pl310_reg::CACHE_SYNC, 0, c->now(), &done,
+                                              (uint8_t)(mem::MASTER_CPU0 + c->l1().core()));
+        c->l1().note_posted(done);
+        c->stall_until(acc, cpu::CAT_MMIO);
+        break;
+    }
+    }
+    c->set_cat(prev);
+}
+
+// ------------------------------------------------------------------- DMA --
+
+void kernel::dma(int op, uint64_t pa, size_t size, int dir, const void* caller)
+{
+    core* c = core::current();
+    m_checker->on_dma(op, pa, size, dir, caller);
+    switch (op) {
+    case SIMHOST_DMA_MAP: m_stats.dma_map_calls++; break;
+    case SIMHOST_DMA_UNMAP: m_stats.dma_unmap_calls++; break;
+    case SIMHOST_DMA_SYNC_CPU: m_stats.dma_sync_cpu_calls++; break;
+    default: m_stats.dma_sync_device_calls++; break;
+    }
+    const auto d = (dma_dir)dir;
+    // Which ARMv7 operation the call is: map and sync_for_device hand the
+    // buffer to the device; unmap and sync_for_cpu take it back.
+    const bool to_cpu = op == SIMHOST_DMA_UNMAP || op == SIMHOST_DMA_SYNC_CPU;
+    if (to_cpu && d == dma_dir::to_device)
+        return;  // nothing to do on ARMv7
+    m_stats.dma_sync_calls++;
+    if (m_cfg.coherent_dma || !c)
+        return;
+    const cpu::cat prev = c->set_cat(cpu::CAT_DMA_SYNC);
+    cpu_caches cc = caches_of(m_mem, c->id());
+    const auto& s1 = c->l1().stats();
+    const auto& s2 = m_mem.l2.stats();
+    const uint64_t ops0 = s1.inv_ops + s1.clean_ops + s1.clean_inv_ops + s2.inv_line_ops + s2.clean_line_ops +
+                          s2.clean_inv_line_ops;
+    const tick_t t0 = c->now();
+    const tick_t t1 = to_cpu ? arm_dma_sync_for_cpu(cc, pa, size, d, t0)
+                             : arm_dma_sync_for_device(cc, pa, size, d, t0);
+    m_stats.dma_sync_lines += s1.inv_ops + s1.clean_ops + s1.clean_inv_ops + s2.inv_line_ops +
+                              s2.clean_line_ops + s2.clean_inv_line_ops - ops0;
+    m_stats.dma_sync_ps += t1 - t0;
+    c->charge_ps(t1 - t0, cpu::CAT_DMA_SYNC);
+    c->set_cat(prev);
+}
+
+// ------------------------------------------------------------- interrupts --
+
+int kernel::request_irq(unsigned irq, int (*fn)(int, void*), void* dev)
+{
+    core& c = irq_core();
+    c.set_irq_handler([fn, irq, dev] { fn((int)irq, dev); });
+    return 0;
+}
+
+void kernel::free_irq(unsigned) { irq_core().set_irq_handler(nullptr); }
+
+void kernel::socket_wake()
+{
+    core* c = core::current();
+    if (m_reader)
+        m_reader->wake(c ? c->now() : now_ps());
+}
+
+} // namespace khost
+
+// ------------------------------------------------ simhost.h C entry points --
+
+using khost::kernel;
+using models::cpu::core;
+
+extern "C" {
+
+void* simhost_alloc(size_t size, size_t align, int uncached) { return kernel::instance()->alloc(size, align, uncached); }
+void simhost_free(void* p) { kernel::instance()->free(p); }
+uint64_t simhost_pa(const void* p) { return kernel::instance()->pa_of(p); }
+void* simhost_va(uint64_t pa) { return kernel::instance()->mem().mem.cpu_view(pa); }
+
+void simhost_access(const void* p, size_t size, int is_write)
+{
+    kernel* k = kernel::instance();
+    core* c = core::current();
+    const uint64_t pa = k->pa_of(p);
+    if (c && pa != ~0ull)
+        k->access(*c, pa, size, is_write, __builtin_return_address(0));
+}
+void simhost_copy(void* dst, const void* src, size_t n)
+{
+    kernel::instance()->copy(dst, src, n, __builtin_return_address(0));
+}
+void simhost_fill(void* dst, int c, size_t n) { kernel::instance()->fill(dst, c, n, __builtin_return_address(0)); }
+void simhost_prefetch(const void* p) { kernel::instance()->prefetch(p); }
+uint32_t simhost_mmio_read32(uint64_t pa) { return kernel::instance()->mmio_read(pa); }
+void simhost_mmio_write32(uint64_t pa, uint32_t v) { kernel::instance()->mmio_write(pa, v); }
+void simhost_barrier(int kind) { kernel::instance()->barrier(kind); }
+void simhost_dma(int op, uint64_t pa, size_t size, int dir, const void* caller)
+{
+    kernel::instance()->dma(op, pa, size, dir, caller);
+}
+
+void simhost_charge(uint64_t cycles, int cat)
+{
+    if (core* c = core::current())
+        c->charge(cycles, (models::cpu::cat)cat);
+}
+int simhost_cat_enter(int cat)
+{
+    core* c = core::current();
+    return c ? c->set_cat((models::cpu::cat)cat) : cat;
+}
+void simhost_cat_leave(int prev)
+{
+    if (core* c = core::current())
+        c->set_cat((models::cpu::cat)prev);
+}
+void simhost_atomic_enter(void)
+{
+    if (core* c = core::current())
+        c->atomic_enter();
+}
+void simhost_atomic_leave(void)
+{
+    if (core* c = core::current())
+        c->atomic_leave();
+}
+void simhost_delay_ns(uint64_t ns)
+{
+    if (core* c = core::current())
+        c->charge_ps(ns * models::PS_PER_NS, c->current_cat());
+}
+void simhost_sleep_ns(uint64_t ns) { simhost_delay_ns(ns); }
+uint64_t simhost_time_ns(void)
+{
+    core* c = core::current();
+    return (c ? c->now() : models::now_ps()) / models::PS_PER_NS;
+}
+unsigned long simhost_jiffies(void)
+{
+    core* c = core::current();
+    const unsigned hz = c ? c->config().hz : 100;
+    return (unsigned long)((c ? c->now() : models::now_ps()) / (models::PS_PER_S / hz));
+}
+unsigned int simhost_hz(void) { return 100; }
+int simhost_cpu(void)
+{
+    core* c = core::current();
+    return c ? (int)c->id() : 0;
+}
+int simhost_request_irq(unsigned int irq, simhost_irq_fn fn, void* dev_id)
+{
+    return kernel::instance()->request_irq(irq, fn, dev_id);
+}
+void simhost_free_irq(unsigned int irq, void*) { kernel::instance()->free_irq(irq); }
+void simhost_raise_net_rx(void)
+{
+    if (core* c = core::current())
+        c->raise_softirq(3);  // NET_RX_SOFTIRQ
+}
+int simhost_in_softirq(void)
+{
+    core* c = core::current();
+    return c && c->in_softirq();
+}
+void simhost_preempt_point(void)
+{
+    if (core* c = core::current())
+        c->preempt_point();
+}
+void simhost_socket_wake(void) { kernel::instance()->socket_wake(); }
+
+void simhost_stop(const char* fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    std::fprintf(stderr, "fecsim: driver stopped the run: ");
+    std::vfprintf(stderr, fmt, ap);
+    std::fputc('\n', stderr);
+    va_end(ap);
+    std::fflush(stderr);
+    _exit(2);
+}
+
+void simhost_log(int level, const char* fmt, ...)
+{
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    std::vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    models::sim_log(level <= 4 ? models::log_level::warn : models::log_level::info, "driver", "%s", buf);
+}
+
+void simhost_trace(const char* func) { SIM_TRACE(models::TRACE_SHIM, "shim", "%s", func); }
+
+} // extern "C"

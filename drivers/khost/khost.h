@@ -1,0 +1,108 @@
+// drivers/khost/khost.h: the kernel host, sim/'s implementation of drivers/shim/simhost.h
+// on the models, plus the instrumentation hooks of kernel code.
+//
+// Contract: kernel code (the shim runtime and the driver) runs on the threads
+// of models::cpu::core; every simhost call and every instrumented memory
+// access is charged to the core whose thread runs it (core::current()).
+// Outside a core thread (elaboration) accesses cost nothing and touch no
+// cache state. Simulated memory for kernel allocations comes from the backed
+// DRAM window: a cached heap and an uncached pool for dma_alloc_coherent.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <unordered_map>
+#include <vector>
+#include "cache/hierarchy.h"
+#include "common/params.h"
+#include "common/stats.h"
+#include "cpu/core.h"
+#include "drivers/khost/coherence.h"
+
+namespace khost {
+
+using models::tick_t;
+
+struct kernel_config {
+#define P FEC_PARAM_STRUCT_MEMBER
+#include "drivers/khost/kernel_params.def"
+#undef P
+};
+extern const models::param_table kernel_param_table;
+
+struct kernel_stats {
+#define S FEC_STAT_MEMBER
+#include "drivers/khost/kernel_stats.def"
+#undef S
+};
+extern const models::stat_desc kernel_stat_rows[];
+extern const size_t kernel_stat_count;
+
+class kernel : public sc_core::sc_module {
+public:
+    tlm_utils::simple_initiator_socket<kernel> mmio;  // to the ENET register block
+
+    kernel(sc_core::sc_module_name nm, const kernel_config& cfg, models::cache::hierarchy& mem,
+          std::vector<models::cpu::core*> cores, uint64_t mmio_base, uint64_t mmio_size);
+    ~kernel() override;
+
+    static kernel* instance() { return s_instance; }
+    const kernel_config& config() const { return m_cfg; }
+    models::cache::hierarchy& mem() { return m_mem; }
+    models::cpu::core& irq_core() { return *m_cores.at(m_irq_core); }
+
+    // simhost.h, called through the C wrappers.
+    void* alloc(size_t size, size_t align, bool uncached);
+    void free(void* p);
+    uint64_t pa_of(const void* p) const { return m_mem.mem.pa_of_cpu(p); }
+    // site: the kernel code address making the access (for the coherence checker).
+    void access(models::cpu::core& c, uint64_t pa, size_t size, bool write, const void* site);
+    void copy(void* dst, const void* src, size_t n, const void* site);
+    void fill(void* dst, int v, size_t n, const void* site);
+    void prefetch(const void* p);
+    uint32_t mmio_read(uint64_t pa);
+    void mmio_write(uint64_t pa, uint32_t v);
+    void barrier(int kind);
+    void dma(int op, uint64_t pa, size_t size, int dir, const void* caller);
+    int request_irq(unsigned irq, int (*fn)(int, void*), void* dev);
+    void free_irq(unsigned irq);
+    void set_socket_reader(models::cpu::core* c) { m_reader = c; }
+    void socket_wake();
+
+    coherence_checker& checker() { return *m_checker; }
+    // The allocation holding pa: start and length (false if none).
+    bool alloc_of(uint64_t pa, uint64_t* start, uint64_t* len) const;
+    const kernel_stats& stats() const { return m_stats; }
+    void reset_stats() { m_stats = {}; }
+
+    // Fast range test of the hooks.
+    uintptr_t w_base() const { return m_w_base; }
+    uintptr_t w_size() const { return m_w_size; }
+
+private:
+    struct region {
+        uint64_t start, end, next;                          // bump allocation
+        std::map<uint64_t, std::vector<uint64_t>> free_by_size;  // size -> pas (LIFO)
+    };
+    uint64_t take(region& r, uint64_t size, uint64_t align);
+
+    const kernel_config m_cfg;
+    models::cache::hierarchy& m_mem;
+    std::vector<models::cpu::core*> m_cores;
+    unsigned m_irq_core;
+    uint64_t m_mmio_base, m_mmio_size;
+    uintptr_t m_w_base, m_w_size;
+    region m_heap{}, m_pool{};
+    std::map<uint64_t, std::pair<uint64_t, bool>> m_live;  // pa -> (size, uncached)
+    std::unique_ptr<coherence_checker> m_checker;
+    models::mem::mem_txn m_mmio_txn;
+    models::cpu::core* m_reader = nullptr;
+    kernel_stats m_stats{};
+    static kernel* s_instance;
+};
+
+} // namespace khost

@@ -1,0 +1,244 @@
+// C-linkage implementation of frame_format.h.
+#include "net/frame_format.h"
+#include <cstring>
+
+namespace {
+
+// CRC-32 (IEEE 802.3, reflected) tables for slicing by 8: t[0] is the
+// byte-at-a-time table, t[k] advances a byte k more positions.
+struct crc_table {
+    uint32_t t[8][256];
+    crc_table()
+    {
+        for (uint32_t i = 0; i < 256; i++) {
+            uint32_t c = i;
+            for (int k = 0; k < 8; k++)
+                c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+            t[0][i] = c;
+        }
+        for (uint32_t i = 0; i < 256; i++)
+            for (int k = 1; k < 8; k++)
+                t[k][i] = (t[k - 1][i] >> 8) ^ t[0][t[k - 1][i] & 0xFF];
+    }
+};
+const crc_table k_crc;
+
+inline void put16(uint8_t* p, uint16_t v) { p[0] = (uint8_t)(v >> 8); p[1] = (uint8_t)v; }
+inline void put32(uint8_t* p, uint32_t v)
+{
+    p[0] = (uint8_t)(v >> 24); p[1] = (uint8_t)(v >> 16); p[2] = (uint8_t)(v >> 8); p[3] = (uint8_t)v;
+}
+inline uint16_t get16(const uint8_t* p) { return (uint16_t)(p[0] << 8 | p[1]); }
+inline uint32_t get32(const uint8_t* p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+uint32_t sum_words(uint32_t s, const uint8_t* p, size_t len)
+{
+    for (; len > 1; p += 2, len -= 2)
+        s += (uint32_t)(p[0] << 8 | p[1]);
+    if (len)
+        s += (uint32_t)p[0] << 8;
+    return s;
+}
+uint16_t fold(uint32_t s)
+{
+    while (s >> 16)
+        s = (s & 0xFFFF) + (s >> 16);
+    return (uint16_t)s;
+}
+
+// Sum of the pseudo header and the L4 segment (checksum field included).
+uint16_t l4_sum(const uint8_t* ip, const uint8_t* l4, size_t l4len, uint8_t proto)
+{
+    uint32_t s = sum_words(0, ip + 12, 8);
+    s += proto;
+    s += (uint32_t)l4len;
+    s = sum_words(s, l4, l4len);
+    return fold(s);
+}
+
+} // namespace
+
+extern "C" {
+
+uint32_t traffic_crc32_update(uint32_t crc, const uint8_t* p, size_t len)
+{
+    uint32_t c = ~crc;
+    const auto& t = k_crc.t;
+    for (; len >= 8; p += 8, len -= 8) {
+        const uint32_t lo = c ^ ((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24);
+        c = t[7][lo & 0xFF] ^ t[6][(lo >> 8) & 0xFF] ^ t[5][(lo >> 16) & 0xFF] ^ t[4][lo >> 24] ^ t[3][p[4]] ^
+            t[2][p[5]] ^ t[1][p[6]] ^ t[0][p[7]];
+    }
+    for (; len; p++, len--)
+        c = t[0][(c ^ *p) & 0xFF] ^ (c >> 8);
+    return ~c;
+}
+
+uint32_t traffic_crc32(const uint8_t* p, size_t len) { return traffic_crc32_update(0, p, len); }
+
+uint16_t traffic_inet_checksum(const uint8_t* p, size_t len) { return (uint16_t)~fold(sum_words(0, p, len)); }
+
+static uint32_t payload_check(const uint8_t* p, size_t len)
+{
+    uint32_t c = traffic_crc32_update(0, p, 4);
+    return traffic_crc32_update(c, p + TRAFFIC_HDR_BYTES, len - TRAFFIC_HDR_BYTES);
+}
+
+void traffic_fill_payload(uint8_t* p, size_t len, uint32_t seq)
+{
+    if (len < TRAFFIC_HDR_BYTES)
+        return;
+    put32(p, seq);
+    uint32_t x = seq * 2654435761u + 0x9E3779B9u;
+    for (size_t i = TRAFFIC_HDR_BYTES; i < len; i++) {
+        x ^= x << 13; x ^= x >> 17; x ^= x << 5;
+        p[i] = (uint8_t)x;
+    }
+    put32(p + 4, payload_check(p, len));
+}
+
+int traffic_verify_payload(const uint8_t* p, size_t len, uint32_t* seq)
+{
+    if (len < TRAFFIC_HDR_BYTES)
+        return TRAFFIC_SHORT;
+    if (get32(p + 4) != payload_check(p, len))
+        return TRAFFIC_CORRUPT;
+    if (seq)
+        *seq = get32(p);
+    return TRAFFIC_OK;
+}
+
+void traffic_append_fcs(uint8_t* out, size_t len)
+{
+    uint32_t c = traffic_crc32(out, len);
+    out[len] = (uint8_t)c; out[len + 1] = (uint8_t)(c >> 8);
+    out[len + 2] = (uint8_t)(c >> 16); out[len + 3] = (uint8_t)(c >> 24);
+}
+
+int traffic_fcs_ok(const uint8_t* f, size_t len)
+{
+    if (len < 4)
+        return 0;
+    uint32_t c = traffic_crc32(f, len - 4);
+    const uint8_t* q = f + len - 4;
+    return q[0] == (uint8_t)c && q[1] == (uint8_t)(c >> 8) && q[2] == (uint8_t)(c >> 16) &&
+           q[3] == (uint8_t)(c >> 24);
+}
+
+size_t traffic_build_frame(uint8_t* out, size_t frame_len, const struct traffic_flow* fl, uint32_t seq)
+{
+    if (frame_len < TRAFFIC_MIN_FRAME || frame_len > TRAFFIC_MAX_FRAME)
+        return 0;
+    const size_t plen = frame_len - TRAFFIC_FCS - TRAFFIC_L2L4_HDR;
+    uint8_t* eth = out;
+    std::memcpy(eth, fl->dst_mac, 6);
+    std::memcpy(eth + 6, fl->src_mac, 6);
+    put16(eth + 12, 0x0800);
+    uint8_t* ip = eth + TRAFFIC_ETH_HDR;
+    ip[0] = 0x45; ip[1] = 0;
+    put16(ip + 2, (uint16_t)(TRAFFIC_IP_HDR + TRAFFIC_UDP_HDR + plen));
+    put16(ip + 4, (uint16_t)seq);  // identification
+    put16(ip + 6, 0x4000);         // DF
+    ip[8] = 64; ip[9] = 17;
+    put16(ip + 10, 0);
+    put32(ip + 12, fl->src_ip);
+    put32(ip + 16, fl->dst_ip);
+    put16(ip + 10, traffic_inet_checksum(ip, TRAFFIC_IP_HDR));
+    uint8_t* udp = ip + TRAFFIC_IP_HDR;
+    put16(udp, fl->src_port);
+    put16(udp + 2, fl->dst_port);
+    put16(udp + 4, (uint16_t)(TRAFFIC_UDP_HDR + plen));
+    put16(udp + 6, 0);
+    traffic_fill_payload(udp + TRAFFIC_UDP_HDR, plen, seq);
+    uint16_t c = (uint16_t)~l4_sum(ip, udp, TRAFFIC_UDP_HDR + plen, 17);
+    put16(udp + 6, c ? c : 0xFFFF);
+    traffic_append_fcs(out, frame_len - TRAFFIC_FCS);
+    return frame_len;
+}
+
+int traffic_udp_payload(const uint8_t* f, size_t len, const uint8_t** payload, size_t* plen)
+{
+    if (len < TRAFFIC_L2L4_HDR || get16(f + 12) != 0x0800)
+        return -1;
+    const uint8_t* ip = f + TRAFFIC_ETH_HDR;
+    const size_t ihl = (size_t)(ip[0] & 0xF) * 4;
+    if ((ip[0] >> 4) != 4 || ihl < 20 || ip[9] != 17)
+        return -1;
+    const size_t tot = get16(ip + 2);
+    if (tot < ihl + TRAFFIC_UDP_HDR || TRAFFIC_ETH_HDR + tot > len)
+        return -1;
+    const uint8_t* udp = ip + ihl;
+    const size_t ulen = get16(udp + 4);
+    if (ulen < TRAFFIC_UDP_HDR || ulen > tot - ihl)
+        return -1;
+    *payload = udp + TRAFFIC_UDP_HDR;
+    *plen = ulen - TRAFFIC_UDP_HDR;
+    return 0;
+}
+
+int traffic_ipv4_checks(const uint8_t* f, size_t len, int* ip_ok, int* l4_ok)
+{
+    if (len < TRAFFIC_ETH_HDR + TRAFFIC_IP_HDR || get16(f + 12) != 0x0800)
+        return -1;
+    const uint8_t* ip = f + TRAFFIC_ETH_HDR;
+    const size_t ihl = (size_t)(ip[0] & 0xF) * 4;
+    if ((ip[0] >> 4) != 4 || ihl < 20 || TRAFFIC_ETH_HDR + ihl > len)
+        return -1;
+    *ip_ok = fold(sum_words(0, ip, ihl)) == 0xFFFF;
+    *l4_ok = 1;
+    const size_t tot = get16(ip + 2);
+    const bool frag = (get16(ip + 6) & 0x3FFF) != 0;
+    if (frag || tot < ihl || TRAFFIC_ETH_HDR + tot > len)
+        return 0;
+    const uint8_t* l4 = ip + ihl;
+    const size_t l4len = tot - ihl;
+    if (ip[9] == 17 && l4len >= 8 && get16(l4 + 6) != 0)
+        *l4_ok = l4_sum(ip, l4, l4len, 17) == 0xFFFF;
+    else if (ip[9] == 6 && l4len >= 20)
+        *l4_ok = l4_sum(ip, l4, l4len, 6) == 0xFFFF;
+    return 0;
+}
+
+void traffic_seq_init(struct traffic_seq_tracker* t) { std::memset(t, 0, sizeof *t); }
+
+void traffic_seq_note(struct traffic_seq_tracker* t, uint32_t seq)
+{
+    const uint32_t W = 64 * 64;
+    auto bit = [t](uint32_t s) -> uint64_t& { return t->window[(s / 64) % 64]; };
+    if (!t->started || (int32_t)(seq - t->next) >= 0) {
+        if (t->started) {
+            uint32_t gap = seq - t->next;
+            t->lost += gap;
+            // clear the window slots the jump skips over
+            for (uint32_t s = t->next; s != seq && (uint32_t)(s - t->next) < W; s++)
+                bit(s) &= ~(1ull << (s % 64));
+        }
+        t->started = 1;
+        bit(seq) |= 1ull << (seq % 64);
+        t->next = seq + 1;
+        t->received++;
+        return;
+    }
+    if (t->next - seq > W) {  // too old to tell: call it reordered
+        t->reordered++;
+        t->received++;
+        if (t->lost)
+            t->lost--;
+        return;
+    }
+    uint64_t& w = bit(seq);
+    if (w & (1ull << (seq % 64))) {
+        t->duplicated++;
+        return;
+    }
+    w |= 1ull << (seq % 64);
+    t->reordered++;
+    t->received++;
+    if (t->lost)
+        t->lost--;
+}
+
+} // extern "C"

@@ -1,0 +1,108 @@
+/* models/net/frame_format.h: the test-traffic frame format, C-callable.
+ *
+ * Generated frames are Ethernet II / IPv4 / UDP. The UDP payload starts with a
+ * header of TRAFFIC_HDR_BYTES:
+ *   bytes 0..3  sequence number, big-endian
+ *   bytes 4..7  check: CRC-32 (IEEE, as the Ethernet FCS) over payload bytes
+ *               0..3 and 8..len-1, big-endian
+ * followed by fill bytes that are a function of the sequence number. A
+ * receiver that reads the payload (the driver side, after the CPU copied it)
+ * calls traffic_verify_payload() to detect corruption, and feeds the sequence
+ * numbers to a traffic_seq_tracker to count loss, duplicates and reordering.
+ *
+ * Generated frames carry no VLAN tag, IP options or IPv6; the parsers accept
+ * IPv4 with options but no VLAN tag.
+ *
+ * This header is plain C (usable from the kernel-style shim and the driver
+ * test code); the implementation is C++ with C linkage.
+ */
+#ifndef MODELS_TRAFFIC_FRAME_FORMAT_H
+#define MODELS_TRAFFIC_FRAME_FORMAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TRAFFIC_ETH_HDR 14u
+#define TRAFFIC_IP_HDR 20u
+#define TRAFFIC_UDP_HDR 8u
+#define TRAFFIC_FCS 4u
+/* Bytes in front of the UDP payload. */
+#define TRAFFIC_L2L4_HDR (TRAFFIC_ETH_HDR + TRAFFIC_IP_HDR + TRAFFIC_UDP_HDR)
+#define TRAFFIC_HDR_BYTES 8u
+/* Smallest and largest frame (bytes incl. FCS) traffic_build_frame accepts. */
+#define TRAFFIC_MIN_FRAME 64u
+#define TRAFFIC_MAX_FRAME 9600u
+
+/* Results of traffic_verify_payload(). */
+enum traffic_verdict {
+	TRAFFIC_OK = 0,
+	TRAFFIC_SHORT = -1,   /* payload shorter than TRAFFIC_HDR_BYTES */
+	TRAFFIC_CORRUPT = -2, /* check does not match the bytes */
+};
+
+struct traffic_flow {
+	uint8_t dst_mac[6];
+	uint8_t src_mac[6];
+	uint32_t src_ip; /* host order */
+	uint32_t dst_ip; /* host order */
+	uint16_t src_port;
+	uint16_t dst_port;
+};
+
+/* CRC-32 as used for the Ethernet FCS (reflected 0xEDB88320, init and final
+ * xor 0xFFFFFFFF). The FCS bytes on the wire are the result, least
+ * significant byte first. */
+uint32_t traffic_crc32(const uint8_t *p, size_t len);
+/* Continue a CRC: pass the previous return value (0 to start). */
+uint32_t traffic_crc32_update(uint32_t crc, const uint8_t *p, size_t len);
+
+/* Ones'-complement Internet checksum of p[0..len) (result in host order). */
+uint16_t traffic_inet_checksum(const uint8_t *p, size_t len);
+
+/* Write the payload header and fill for sequence number seq; len >= 8. */
+void traffic_fill_payload(uint8_t *udp_payload, size_t len, uint32_t seq);
+/* Check a payload; on TRAFFIC_OK stores its sequence number in *seq (if set). */
+int traffic_verify_payload(const uint8_t *udp_payload, size_t len, uint32_t *seq);
+
+/* Build a whole frame of frame_len bytes incl. FCS into out: Ethernet II,
+ * IPv4 (valid header checksum), UDP (valid checksum), payload as above, FCS.
+ * Returns frame_len, or 0 if frame_len is outside [TRAFFIC_MIN_FRAME,
+ * TRAFFIC_MAX_FRAME]. */
+size_t traffic_build_frame(uint8_t *out, size_t frame_len, const struct traffic_flow *flow,
+			   uint32_t seq);
+/* Append the FCS of out[0..len) at out[len..len+4). */
+void traffic_append_fcs(uint8_t *out, size_t len);
+/* Non-zero if the last 4 bytes of frame[0..len) are its correct FCS. */
+int traffic_fcs_ok(const uint8_t *frame, size_t len);
+
+/* Locate the UDP payload of an Ethernet II / IPv4 / UDP frame (FCS optional
+ * at the end: pass the length without it). Returns 0 and sets *payload and *plen,
+ * or -1 if the frame is not IPv4/UDP or is inconsistent. */
+int traffic_udp_payload(const uint8_t *frame, size_t len, const uint8_t **payload, size_t *plen);
+/* IPv4 checks for a frame without FCS: *ip_ok = header checksum valid,
+ * *l4_ok = UDP/TCP checksum valid (UDP checksum 0 counts as valid). Returns 0
+ * for an IPv4 frame, -1 otherwise (flags untouched). */
+int traffic_ipv4_checks(const uint8_t *frame, size_t len, int *ip_ok, int *l4_ok);
+
+/* Receiver-side sequence accounting. Window of the last 4096 numbers. */
+struct traffic_seq_tracker {
+	uint32_t next;      /* highest sequence number seen + 1 */
+	uint64_t received;  /* distinct frames counted in order or late */
+	uint64_t lost;      /* gaps, reduced again when a late frame fills one */
+	uint64_t duplicated;
+	uint64_t reordered; /* arrived after a higher number */
+	uint64_t window[64];
+	int started;
+};
+void traffic_seq_init(struct traffic_seq_tracker *t);
+void traffic_seq_note(struct traffic_seq_tracker *t, uint32_t seq);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MODELS_TRAFFIC_FRAME_FORMAT_H */

@@ -1,0 +1,51 @@
+// models/net/phy_if.h: the link between the ENET MAC and its link partner.
+//
+// Models: one direction of a full-duplex Ethernet link as a sequence of whole
+// frames, each announced at the start of its preamble together with the wire
+// time of one byte, so the receiver knows when every byte arrives:
+//   data byte k (0-based, destination MAC first) is complete at
+//   start_ps + (PREAMBLE_BYTES + k + 1) * byte_ps, and the frame ends at
+//   start_ps + (PREAMBLE_BYTES + len) * byte_ps.
+// The transmitter keeps PREAMBLE_BYTES + len + IFG_BYTES byte times between
+// frame starts (IFG may be larger: TIPG on the MAC side). Flow control (802.3x
+// pause) travels back as a call, not as a frame on the reverse direction.
+// Does not model: symbol errors, PHY latency, half duplex, auto-negotiation.
+#pragma once
+#include <cstdint>
+#include <systemc>
+#include "common/time.h"
+
+namespace models::enet {
+
+constexpr unsigned PREAMBLE_BYTES = 8;  // 7 preamble + 1 SFD
+constexpr unsigned IFG_BYTES = 12;      // minimum inter-frame gap
+constexpr unsigned FCS_BYTES = 4;
+constexpr unsigned MIN_FRAME_BYTES = 64;  // incl. FCS
+constexpr unsigned PAUSE_QUANTUM_BITS = 512;
+
+// Wire time of one byte at a bit rate, in ps (exact for 10 Mbit/s .. 1 Gbit/s).
+inline tick_t byte_time_ps(double bps) { return (tick_t)(8e12 / bps + 0.5); }
+
+struct eth_frame {
+    const uint8_t* data = nullptr;  // destination MAC first, FCS in the last 4 bytes
+    uint32_t len = 0;               // bytes incl. FCS, excl. preamble
+    tick_t start_ps = 0;            // start of the preamble (== sc_time_stamp() at the call)
+    tick_t byte_ps = 0;             // wire time of one byte on this link
+};
+
+// Receiving side of one link direction. frame_start() is called at start_ps;
+// f.data is valid only during the call (the receiver copies what it keeps).
+class frame_sink_if : public virtual sc_core::sc_interface {
+public:
+    virtual void frame_start(const eth_frame& f) = 0;
+};
+
+// Flow control towards the transmitting link partner: from time at_ps on,
+// start no new frame for quanta * 512 bit times; quanta == 0 (XON) resumes at
+// once. A frame already started is completed (802.3 Annex 31B).
+class pause_if : public virtual sc_core::sc_interface {
+public:
+    virtual void pause(uint32_t quanta, tick_t at_ps) = 0;
+};
+
+} // namespace models::enet

@@ -1,0 +1,102 @@
+// sim/cli/cli_common.cc: what the fecsim commands share: option parsing,
+// scenario loading from options, version text.
+#include <cstdio>
+#include <glib.h>
+#include <json-glib/json-glib.h>
+#include <systemc>
+#include "sim/cli/commands.h"
+#include "sim/version.h"
+
+namespace sim {
+
+std::string version_text()
+{
+    std::string s = "fecsim " PACKAGE_VERSION " (git " FECSIM_GIT_REVISION ")\n";
+    s += std::string("SystemC ") + sc_core::sc_release() + ", GLib " + std::to_string(glib_major_version) + "." +
+         std::to_string(glib_minor_version) + "." + std::to_string(glib_micro_version) + ", json-glib " +
+         JSON_VERSION_S + "\n";
+    return s;
+}
+
+// ---------------------------------------------------------------- shared options
+
+void scenario_option_entries(scenario_options* o, std::vector<GOptionEntry>* e)
+{
+    e->push_back({"set", 'o', 0, G_OPTION_ARG_STRING_ARRAY, &o->set,
+                  "Override a scenario key after all files (repeatable), e.g. -o l2.size=512KiB", "GROUP.KEY=VALUE"});
+    e->push_back(
+        {"seed", 0, 0, G_OPTION_ARG_STRING, &o->seed, "Seed of every random generator (= -o scenario.seed=N)", "N"});
+    e->push_back({"patch", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o->patch,
+                  "Driver patch (unified diff, applied with patch -p1 to the driver sources before they are "
+                  "built; repeatable, in order; appends to driver.patches)",
+                  "FILE"});
+}
+
+int load_scenario(const std::vector<std::string>& files, const scenario_options& o, resolved_scenario* r,
+                  const std::vector<std::string>& extra, bool quiet)
+{
+    raw_scenario raw;
+    std::vector<std::string> errors;
+    if (files.empty())
+        scenario_read("builtin:default.ini", &raw, &errors);
+    for (const auto& f : files)
+        scenario_read(f, &raw, &errors);
+    for (gchar** s = o.set; s && *s; s++) {
+        std::string err;
+        if (!scenario_override(*s, &raw, &err))
+            errors.push_back(err);
+    }
+    if (o.seed)
+        scenario_set(&raw, "scenario", "seed", o.seed, "--seed", o.seed);
+    for (gchar** p = o.patch; p && *p; p++)
+        scenario_set(&raw, "driver", "patches", *p, "--patch", *p);
+    for (const auto& x : extra) {
+        std::string err;
+        if (!scenario_override(x, &raw, &err))
+            errors.push_back(err);
+    }
+    // Resolve even after reading errors: its errors are real too, and all are reported at once.
+    scenario_resolve(raw, r, &errors);
+    if (quiet)
+        return errors.empty() ? EXIT_OK : EXIT_BAD_INPUT;
+    for (size_t i = 0; i < errors.size() && i < 50; i++)
+        std::fprintf(stderr, "%s\n", errors[i].c_str());
+    if (errors.size() > 50)
+        std::fprintf(stderr, "... and %zu more\n", errors.size() - 50);
+    if (!errors.empty()) {
+        std::fprintf(stderr, "fecsim: %zu error%s in the scenario; nothing was run\n", errors.size(),
+                     errors.size() == 1 ? "" : "s");
+        return EXIT_BAD_INPUT;
+    }
+    return EXIT_OK;
+}
+
+bool parse_command(const char* name, const char* params, const char* summary, const char* examples,
+                   std::vector<GOptionEntry> entries, int argc, char** argv, std::vector<std::string>* args,
+                   int* status)
+{
+    const std::string prg = std::string("fecsim ") + name;
+    g_set_prgname(prg.c_str());
+    GOptionContext* ctx = g_option_context_new(params);
+    g_option_context_set_summary(ctx, summary);
+    if (examples && *examples)
+        g_option_context_set_description(ctx, (std::string("Examples (from the source tree):\n") + examples).c_str());
+    entries.push_back({nullptr, 0, 0, G_OPTION_ARG_NONE, nullptr, nullptr, nullptr});
+    g_option_context_add_main_entries(ctx, entries.data(), nullptr);
+    GError* err = nullptr;
+    const bool ok = g_option_context_parse(ctx, &argc, &argv, &err);
+    g_option_context_free(ctx);
+    g_set_prgname("fecsim");
+    if (!ok) {
+        std::fprintf(stderr, "fecsim %s: %s\nTry 'fecsim %s --help'.\n", name, err->message, name);
+        g_error_free(err);
+        *status = EXIT_BAD_INPUT;
+        return false;
+    }
+    args->clear();
+    for (int i = 1; i < argc; i++)
+        args->push_back(argv[i]);
+    return true;
+}
+
+} // namespace sim

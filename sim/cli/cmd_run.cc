@@ -1,0 +1,427 @@
+// sim/cli/cmd_run.cc: fecsim run, check and list-params.
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <glib.h>
+#include <json-glib/json-glib.h>
+#include <memory>
+#include <sys/ioctl.h>
+#include <sys/wait.h>
+#include <systemc>
+#include <unistd.h>
+#include "common/log.h"
+#include "sim/cli/commands.h"
+#include "sim/config/docs.h"
+#include "drivers/khost/driver_build.h"
+#include "sim/results/progress.h"
+#include "sim/results/results.h"
+
+namespace sim {
+
+const char* const k_examples_run =
+    "  fecsim run\n"
+    "  fecsim run scenarios/imx6q/copybreak-stock-idle.ini -o scenario.duration=200ms --json --quiet\n"
+    "  fecsim run scenarios/imx6q/copybreak-stock-idle.ini -o stress.enabled=true -o scenario.duration=2ms\n"
+    "  fecsim run scenarios/imx6q/copybreak-patched-stress.ini -o scenario.duration=20ms --seed 3 --out other-results\n";
+
+// SystemC reports go to the model log (sim.log), never to stdout.
+static void report_handler(const sc_core::sc_report& rep, const sc_core::sc_actions& actions)
+{
+    if (actions & sc_core::SC_DISPLAY) {
+        models::log_level lvl = models::log_level::info;
+        switch (rep.get_severity()) {
+        case sc_core::SC_INFO: lvl = models::log_level::info; break;
+        case sc_core::SC_WARNING: lvl = models::log_level::warn; break;
+        default: lvl = models::log_level::error; break;
+        }
+        models::sim_log(lvl, "systemc", "%s", sc_core::sc_report_compose_message(rep).c_str());
+    }
+    sc_core::sc_report_handler::default_handler(rep, actions & ~sc_core::SC_DISPLAY);
+}
+
+static std::string run_id_for(const resolved_scenario& r)
+{
+    GDateTime* now = g_date_time_new_now_utc();
+    gchar* ts = g_date_time_format(now, "%Y%m%dT%H%M%S");
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "%s.%03dZ-s%llu-%s", ts, g_date_time_get_microsecond(now) / 1000,
+                  (unsigned long long)r.cfg.scenario.seed, scenario_hash(r).c_str());
+    g_free(ts);
+    g_date_time_unref(now);
+    return buf;
+}
+
+static std::string cmdline_text(const cli& c)
+{
+    std::string s;
+    for (size_t i = 0; i < c.argv.size(); i++) {
+        gchar* q = g_shell_quote(c.argv[i].c_str());
+        s += (i ? " " : "") + std::string(q);
+        g_free(q);
+    }
+    gchar* cwd = g_get_current_dir();
+    s += std::string("\n# cwd: ") + cwd + "\n# fecsim: " + c.exe + "\n";
+    g_free(cwd);
+    return s;
+}
+
+static int terminal_width()
+{
+    struct winsize ws;
+    if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 40)
+        return ws.ws_col;
+    return 0;
+}
+
+static int print_existing(const std::string& dir, bool json, bool quiet)
+{
+    if (!quiet)
+        std::fprintf(stderr, "fecsim run: %s already holds a finished run; nothing to do\n", dir.c_str());
+    if (json) {
+        gchar* data = nullptr;
+        if (g_file_get_contents((dir + "/summary.json").c_str(), &data, nullptr, nullptr)) {
+            JsonParser* p = json_parser_new();
+            if (json_parser_load_from_data(p, data, -1, nullptr)) {
+                JsonNode* root = json_node_copy(json_parser_get_root(p));
+                json_object_set_string_member(json_node_get_object(root), "results_dir", dir.c_str());
+                std::fputs(json_to_string(root, true).c_str(), stdout);
+                json_node_unref(root);
+            }
+            g_object_unref(p);
+            g_free(data);
+        }
+    }
+    return EXIT_OK;
+}
+
+// ---------------------------------------------------------------- run
+
+int cmd_run(const cli& c, int argc, char** argv)
+{
+    scenario_options so;
+    gboolean json = false, quiet = false, show_progress = false, strict = false;
+    gchar* out = nullptr;
+    gchar* run_dir_opt = nullptr;
+    gchar* trace = nullptr;
+    gchar* vcd = nullptr;
+    gboolean list_all = false;
+    std::vector<GOptionEntry> e;
+    scenario_option_entries(&so, &e);
+    e.push_back({"json", 0, 0, G_OPTION_ARG_NONE, &json,
+                 "Print the summary as one JSON object on stdout (everything else goes to stderr)", nullptr});
+    e.push_back({"out", 0, 0, G_OPTION_ARG_FILENAME, &out, "Results root (default ./results)", "DIR"});
+    e.push_back({"run-dir", 0, 0, G_OPTION_ARG_FILENAME, &run_dir_opt,
+                 "Write the results exactly to DIR instead of <out>/<id>/<run-id>. If DIR already holds a "
+                 "finished run, do nothing (this is what makes sweeps resumable)",
+                 "DIR"});
+    e.push_back({"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "No summary and no progress on stderr", nullptr});
+    e.push_back({"strict-coherence", 0, 0, G_OPTION_ARG_NONE, &strict,
+                 "Exit with status 1 if the DMA coherence checker reports any violation (results are kept)",
+                 nullptr});
+    e.push_back({"progress", 0, 0, G_OPTION_ARG_NONE, &show_progress,
+                 "Show progress even when stderr is not a terminal", nullptr});
+    e.push_back({"trace", 0, 0, G_OPTION_ARG_STRING, &trace,
+                 "Trace components into sim.log: l1,l2,dram,noc,stress,mac,desc,dma,cpu,shim,traffic or all",
+                 "COMPONENTS"});
+    e.push_back({"vcd", 0, 0, G_OPTION_ARG_FILENAME, &vcd,
+                 "Write a VCD waveform of the signals the models register (written directly, not part of the "
+                 "results directory)",
+                 "FILE"});
+    e.push_back({"list-params", 0, 0, G_OPTION_ARG_NONE, &list_all, "List every scenario key and exit", nullptr});
+    std::vector<std::string> files;
+    int status = EXIT_OK;
+    if (!parse_command("run", "[SCENARIO...]",
+                       "Simulate a scenario: the files are layered in order (later files override earlier ones),\n"
+                       "then -o, --seed and --patch. Without a file, the built-in default scenario runs\n"
+                       "(scenarios/default.ini: i.MX6Q, stock driver, copybreak, idle).\n"
+                       "Results: <out>/<scenario-id>/<run-id>/ with scenario.resolved.ini, stats.json,\n"
+                       "stats.txt, summary.json, series.csv, cmdline.txt, version.txt and sim.log.",
+                       k_examples_run, e, argc, argv, &files, &status))
+        return status;
+    if (list_all) {
+        std::fputs(params_text("", terminal_width()).c_str(), stdout);
+        return EXIT_OK;
+    }
+
+    uint32_t flags = 0;
+    if (trace) {
+        std::string err;
+        if (!models::trace_parse(trace, &flags, &err)) {
+            std::fprintf(stderr, "error: --trace: %s\n", err.c_str());
+            return EXIT_BAD_INPUT;
+        }
+    }
+    resolved_scenario r;
+    if ((status = load_scenario(files, so, &r)) != EXIT_OK)
+        return status;
+    if (run_dir_opt && run_dir_complete(run_dir_opt))
+        return print_existing(run_dir_opt, json, quiet);
+    if (vcd && g_file_test(vcd, G_FILE_TEST_IS_DIR)) {
+        std::fprintf(stderr, "error: --vcd %s: is a directory\n", vcd);
+        return EXIT_BAD_INPUT;
+    }
+
+    const std::string run_id = run_id_for(r);
+    run_dir rd;
+    std::string err;
+    const bool opened = run_dir_opt ? rd.open_fixed(run_dir_opt, &err)
+                                    : rd.open_auto(out ? out : "results", r.cfg.scenario.id, run_id, &err);
+    if (!opened) {
+        std::fprintf(stderr, "error: %s\n", err.c_str());
+        return run_dir_opt ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
+    }
+    run_dir_install_signal_cleanup(&rd);
+    const std::string header = " fecsim resolved scenario: every key of every group, defaults included.\n"
+                               " Run it again with: fecsim run scenario.resolved.ini\n"
+                               " Read from: " +
+                               [&] {
+                                   std::string f;
+                                   for (const auto& x : r.files)
+                                       f += (f.empty() ? "" : ", ") + x;
+                                   return f.empty() ? std::string("(no file)") : f;
+                               }();
+    if (!rd.write("scenario.resolved.ini", scenario_dump(r, header), &err) ||
+        !rd.write("cmdline.txt", cmdline_text(c), &err) || !rd.write("version.txt", version_text(), &err)) {
+        std::fprintf(stderr, "error: %s\n", err.c_str());
+        rd.discard();
+        return EXIT_RUN_FAILED;
+    }
+    models::log_set_file(rd.tmp_path("sim.log").c_str());
+    models::g_trace_flags = flags;
+    sc_core::sc_report_handler::set_handler(report_handler);
+
+    std::unique_ptr<soc> s;
+    try {
+        s.reset(new soc(r.cfg));
+    } catch (const khost::driver_error& ex) {
+        models::log_set_file(nullptr);
+        std::fprintf(stderr, "error: driver: %s\n", ex.what());
+        rd.discard();
+        return EXIT_BAD_INPUT;
+    } catch (const std::exception& ex) {
+        models::log_set_file(nullptr);
+        std::fprintf(stderr, "error: the models reject this configuration: %s\n", ex.what());
+        rd.discard();
+        return EXIT_BAD_INPUT;
+    }
+    sc_core::sc_trace_file* tf = nullptr;
+    if (vcd) {
+        std::string base = vcd;
+        if (base.size() > 4 && base.compare(base.size() - 4, 4, ".vcd") == 0)
+            base.resize(base.size() - 4);  // SystemC appends .vcd
+        tf = sc_core::sc_create_vcd_trace_file(base.c_str());
+        if (!tf) {
+            std::fprintf(stderr, "error: --vcd %s: cannot create the file\n", vcd);
+            rd.discard();
+            return EXIT_BAD_INPUT;
+        }
+        s->trace(tf);
+    }
+    const bool tty = isatty(STDERR_FILENO);
+    std::unique_ptr<progress> prog;
+    if (show_progress || (tty && !quiet))
+        prog.reset(new progress("fecsim_progress", r.cfg.scenario.warmup_ps, r.cfg.scenario.duration_ps, stderr, tty));
+
+    run_summary sum;
+    try {
+        sum = s->run();
+    } catch (const std::exception& ex) {
+        if (prog)
+            prog->finish();
+        models::sim_log(models::log_level::error, "fecsim", "simulation failed: %s", ex.what());
+        models::log_set_file(nullptr);
+        std::fprintf(stderr, "error: the simulation failed: %s\n", ex.what());
+        rd.discard();
+        return EXIT_RUN_FAILED;
+    }
+    if (prog)
+        prog->finish();
+    if (tf)
+        sc_core::sc_close_vcd_trace_file(tf);
+
+    summary_extra x;
+    x.run_id = run_id;
+    x.config_hash = scenario_hash(r);
+    x.description = r.cfg.scenario.description;
+    x.version = PACKAGE_VERSION;
+    x.warmup_s = (double)r.cfg.scenario.warmup_ps / 1e12;
+    if (auto it = r.strings.find("driver.patches"); it != r.strings.end())
+        x.patches = it->second;
+    x.log_errors = models::log_count(models::log_level::error);
+    x.log_guest_errors = models::log_count(models::log_level::guest_error);
+    x.log_unimplemented = models::log_count(models::log_level::unimp);
+    x.log_warnings = models::log_count(models::log_level::warn);
+
+    const auto raw = stats_collect(*s);
+    const auto der = stats_derive(raw);
+    JsonNode* node = summary_node(sum, x);
+    const bool wrote = rd.write("stats.json", stats_json(r, raw, der), &err) &&
+                       rd.write("stats.txt", stats_txt(r, raw, der), &err) &&
+                       rd.write("series.csv", series_csv(s->series_columns(), s->series()), &err) &&
+                       rd.write("summary.json", json_to_string(node, true), &err);
+    models::log_set_file(nullptr);
+    std::string final_dir;
+    bool already = false;
+    if (!wrote || !rd.commit(&final_dir, &already, &err)) {
+        json_node_unref(node);
+        std::fprintf(stderr, "error: %s\n", err.c_str());
+        rd.discard();
+        return EXIT_RUN_FAILED;
+    }
+    run_dir_install_signal_cleanup(nullptr);
+    if (already) {
+        json_node_unref(node);
+        return print_existing(final_dir, json, quiet);
+    }
+    if (!quiet)
+        std::fputs(summary_text(sum, x, final_dir).c_str(), stderr);
+    if (json) {
+        json_object_set_string_member(json_node_get_object(node), "results_dir", final_dir.c_str());
+        std::fputs(json_to_string(node, true).c_str(), stdout);
+        std::fflush(stdout);
+    }
+    json_node_unref(node);
+    if (strict && sum.coherence_violations) {
+        std::fprintf(stderr, "fecsim run: --strict-coherence: %llu DMA coherence violation%s\n",
+                     (unsigned long long)sum.coherence_violations, sum.coherence_violations == 1 ? "" : "s");
+        return EXIT_CHECK_FAILED;
+    }
+    return EXIT_OK;
+}
+
+// ---------------------------------------------------------------- check
+
+int cmd_check(const cli&, int argc, char** argv)
+{
+    scenario_options so;
+    gboolean quiet = false;
+    std::vector<GOptionEntry> e;
+    scenario_option_entries(&so, &e);
+    e.push_back({"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print errors only", nullptr});
+    std::vector<std::string> files;
+    int status = EXIT_OK;
+    if (!parse_command("check", "SCENARIO...",
+                       "Validate each scenario file on its own (with its includes and the options): every\n"
+                       "group, key, value, unit and range, the cross-key rules, and that the models accept\n"
+                       "the configuration (they are elaborated, not simulated). Nothing is written.",
+                       "  fecsim check scenarios/imx6q/*.ini\n"
+                       "  fecsim check scenarios/imx6q/copybreak-stock-idle.ini -o l1.size=64KiB\n",
+                       e, argc, argv, &files, &status))
+        return status;
+    if (files.empty()) {
+        std::fprintf(stderr, "fecsim check: no scenario file given\nTry 'fecsim check --help'.\n");
+        return EXIT_BAD_INPUT;
+    }
+    int bad = 0;
+    for (const auto& f : files) {
+        resolved_scenario r;
+        if (load_scenario({f}, so, &r) != EXIT_OK) {
+            bad++;
+            continue;
+        }
+        // Elaborate in a child: SystemC allows one elaboration per process.
+        std::fflush(stdout);
+        std::fflush(stderr);
+        const pid_t pid = fork();
+        if (pid == 0) {
+            models::log_set_file("/dev/null");
+            sc_core::sc_report_handler::set_handler(report_handler);
+            try {
+                soc s(r.cfg);
+            } catch (const std::exception& ex) {
+                std::fprintf(stderr, "%s: error: the models reject this configuration: %s\n", f.c_str(), ex.what());
+                std::fflush(stderr);
+                _exit(EXIT_BAD_INPUT);
+            }
+            _exit(EXIT_OK);
+        }
+        int st = 0;
+        if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+            if (pid < 0 || !WIFEXITED(st))
+                std::fprintf(stderr, "%s: error: elaboration crashed\n", f.c_str());
+            bad++;
+            continue;
+        }
+        if (!quiet)
+            std::printf("%s: ok: scenario %s, %zu keys set, %zu from defaults\n", f.c_str(), r.cfg.scenario.id.c_str(),
+                        r.set_at.size(), [&] {
+                            size_t n = 0;
+                            for (const auto& g : registry_groups())
+                                n += g.keys(false).size();
+                            return n - std::min(n, r.set_at.size());
+                        }());
+    }
+    return bad ? EXIT_BAD_INPUT : EXIT_OK;
+}
+
+// ---------------------------------------------------------------- list-params
+
+static std::vector<stat_entry> default_stats()
+{
+    models::log_set_file("/dev/null");
+    sc_core::sc_report_handler::set_handler(report_handler);
+    soc s{soc_config()};
+    auto v = stats_collect(s);
+    models::log_set_file(nullptr);
+    return v;
+}
+
+int cmd_list_params(const cli&, int argc, char** argv)
+{
+    gboolean markdown = false, names = false;
+    std::vector<GOptionEntry> e = {
+        {"markdown", 0, 0, G_OPTION_ARG_NONE, &markdown,
+         "Markdown: without GROUP the scenario-format document, with GROUP the docs/models page "
+         "(parameters and statistics)",
+         nullptr},
+        {"names", 0, 0, G_OPTION_ARG_NONE, &names, "Only the group names (with --markdown: the docs/models page names)",
+         nullptr},
+    };
+    std::vector<std::string> args;
+    int status = EXIT_OK;
+    if (!parse_command("list-params", "[GROUP]",
+                       "List the scenario groups and their keys: type, unit, default, allowed range and meaning,\n"
+                       "straight from the parameter tables.",
+                       "  fecsim list-params\n"
+                       "  fecsim list-params l2\n"
+                       "  fecsim list-params --markdown > scenario-format.md\n",
+                       e, argc, argv, &args, &status))
+        return status;
+    if (args.size() > 1) {
+        std::fprintf(stderr, "fecsim list-params: one GROUP at most\n");
+        return EXIT_BAD_INPUT;
+    }
+    const std::string group = args.empty() ? "" : args[0];
+    std::vector<stat_entry> stats;
+    if (markdown && (names || !group.empty()))
+        stats = default_stats();
+    if (!group.empty() && !registry_find(group)) {
+        const auto pages = docs_model_pages(stats);
+        if (!(markdown && std::find(pages.begin(), pages.end(), group) != pages.end())) {
+            std::vector<std::string> all;
+            for (const auto& g : registry_groups())
+                all.push_back(g.name);
+            const std::string guess = closest_name(group, all, "[", "]");
+            std::fprintf(stderr, "error: unknown group [%s]%s\n", group.c_str(),
+                         guess.empty() ? "" : ("; did you mean " + guess + "?").c_str());
+            return EXIT_BAD_INPUT;
+        }
+    }
+    if (names) {
+        if (markdown)
+            for (const auto& p : docs_model_pages(stats))
+                std::printf("%s\n", p.c_str());
+        else
+            for (const auto& g : registry_groups())
+                std::printf("%s\n", g.name);
+        return EXIT_OK;
+    }
+    if (markdown)
+        std::fputs(group.empty() ? params_markdown_format().c_str() : params_markdown_model(group, stats).c_str(),
+                   stdout);
+    else
+        std::fputs(params_text(group, terminal_width()).c_str(), stdout);
+    return EXIT_OK;
+}
+
+} // namespace sim

@@ -1,0 +1,23 @@
+// sim/config/docs.h: parameter and statistics listings generated from the tables:
+// `fecsim list-params` (text), docs/scenario-format.md and docs/models/*.md
+// (markdown, `make docs`). Nothing here is written by hand per parameter.
+#pragma once
+#include <string>
+#include <vector>
+#include "sim/config/registry.h"
+#include "sim/results/results.h"
+
+namespace sim {
+
+// Text tables of one group ("" = all). width > 0 wraps descriptions to fit.
+std::string params_text(const std::string& group, int width);
+// docs/scenario-format.md: the file format and every group and key.
+std::string params_markdown_format();
+// docs/models/<group>.md: the group's parameters and the statistics of its
+// instances (stats of instances named <group> or <group>_<n>).
+std::string params_markdown_model(const std::string& group, const std::vector<stat_entry>& stats);
+// Group names that get a docs/models page: every registry group, plus
+// instances that have statistics but no group.
+std::vector<std::string> docs_model_pages(const std::vector<stat_entry>& stats);
+
+} // namespace sim

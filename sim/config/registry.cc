@@ -1,0 +1,220 @@
+#include "sim/config/registry.h"
+#include <cstring>
+
+namespace sim {
+
+using models::param_desc;
+using models::param_table;
+
+static const param_desc k_scenario_rows[] = {
+#define P(...) FEC_PARAM_TABLE_ROW(scenario_config, __VA_ARGS__)
+#include "sim/config/scenario_params.def"
+#undef P
+};
+const param_table scenario_param_table = {"scenario", "What the run is: identity, seed and simulated time",
+                                          k_scenario_rows, sizeof k_scenario_rows / sizeof k_scenario_rows[0]};
+
+namespace {
+
+const string_key k_scenario_strings[] = {
+    {"id", str_kind::name, "default", "Scenario name; results go to <out>/<id>/. Letters, digits, '.', '_' and '-'",
+     [](soc_config& c) { return &c.scenario.id; }, false},
+    {"description", str_kind::text, "", "One line saying what the scenario shows",
+     [](soc_config& c) { return &c.scenario.description; }, false},
+    {"include", str_kind::path_list, "",
+     "Files read before this one (';'-separated, relative to this file); this file's keys override "
+     "theirs. Resolved files contain the result, not the include",
+     nullptr, true},
+};
+
+const string_key k_soc_strings[] = {
+    {"profile", str_kind::name, "imx6q",
+     "Name of the SoC profile the scenario describes (recorded in the results; the parameters themselves "
+     "are the groups below, usually included from scenarios/profiles/<name>.ini)",
+     nullptr, false},
+};
+
+const string_key k_driver_strings[] = {
+    {"source", str_kind::path, "",
+     "Driver source directory (.c and .h files) to build and run (empty: fecsim's own drivers/fec)",
+     [](soc_config& c) { return &c.driver.source; }, false},
+    {"patches", str_kind::path_list, "",
+     "Unified diffs applied in order to a copy of the driver sources before building (';'-separated; "
+     "--patch appends); one that does not apply stops the run",
+     nullptr, false},
+};
+
+const string_key k_traffic_strings[] = {
+    {"pcap_file", str_kind::path, "", "Capture to replay for mode=pcap (Ethernet frames without FCS)",
+     [](soc_config& c) { return &c.traffic.pcap_file; }, false},
+    {"size_list", str_kind::text, "",
+     "Frame sizes incl. FCS for size_mode=list, cycled, comma-separated (e.g. 64,128,1518)", nullptr, false},
+};
+
+template <typename T, size_t N>
+constexpr size_t count_of(const T (&)[N])
+{
+    return N;
+}
+
+bool pow2(uint64_t x) { return x && !(x & (x - 1)); }
+
+std::string cache_geometry(const char* name, uint64_t size, unsigned assoc, unsigned line)
+{
+    if (!pow2(line))
+        return std::string(name) + ".line must be a power of two";
+    const uint64_t way_bytes = (uint64_t)assoc * line;
+    if (size % way_bytes)
+        return std::string(name) + ".size must be a multiple of " + name + ".assoc * " + name + ".line";
+    if (!pow2(size / way_bytes))
+        return std::string("the number of sets (") + name + ".size / (" + name + ".assoc * " + name +
+               ".line)) must be a power of two";
+    return "";
+}
+
+} // namespace
+
+const std::vector<group_entry>& registry_groups()
+{
+    // Order: [scenario] first, then the SoC from the cores outwards, then software.
+    static const std::vector<group_entry> groups = {
+        {"scenario", scenario_param_table.title, &scenario_param_table,
+         [](soc_config& c) -> void* { return &c.scenario; }, k_scenario_strings, count_of(k_scenario_strings),
+         "Every scenario file should open with this group. include= is only read from files, not from -o."},
+        {"soc", "The SoC the scenario describes", nullptr, nullptr, k_soc_strings, count_of(k_soc_strings), nullptr},
+        {"cpu", models::cpu::cpu_param_table.title, &models::cpu::cpu_param_table,
+         [](soc_config& c) -> void* { return &c.cpu; }, nullptr, 0,
+         "cores sets the number of L1 caches; clock is also the clock of the L1s and the memory hog, and "
+         "the clock of \"N cycles\" in [scenario] times."},
+        {"l1", models::cache::l1_param_table.title, &models::cache::l1_param_table,
+         [](soc_config& c) -> void* { return &c.mem.l1; }, nullptr, 0,
+         "The L1 runs at [cpu] clock. seed is currently replaced by [scenario] seed at elaboration "
+         "(sim/soc.cc), so setting it has no effect."},
+        {"l2", models::cache::l2_param_table.title, &models::cache::l2_param_table,
+         [](soc_config& c) -> void* { return &c.mem.l2; }, nullptr, 0,
+         "seed is currently replaced by [scenario] seed at elaboration (sim/soc.cc), so setting it has no "
+         "effect."},
+        {"noc", models::mem::noc_param_table.title, &models::mem::noc_param_table,
+         [](soc_config& c) -> void* { return &c.mem.noc; }, nullptr, 0, nullptr},
+        {"dram", models::mem::dram_param_table.title, &models::mem::dram_param_table,
+         [](soc_config& c) -> void* { return &c.mem.dram; }, nullptr, 0, nullptr},
+        {"stress", khost::stress_param_table.title, &khost::stress_param_table,
+         [](soc_config& c) -> void* { return &c.stress; }, nullptr, 0,
+         "The workers run at [cpu] clock and allocate past dram.backed."},
+        {"enet", models::enet::enet_param_table.title, &models::enet::enet_param_table,
+         [](soc_config& c) -> void* { return &c.enet; }, nullptr, 0,
+         "The MAC at 0x02188000, interrupt 150, on the fabric beside the PL310. link_speed must equal "
+         "[traffic] link_speed; the driver is told it as its link_speed module parameter. Registers, "
+         "descriptors, FIFO and uDMA behaviour: docs/models/enet-design.md."},
+        {"traffic", models::traffic::traffic_param_table.title, &models::traffic::traffic_param_table,
+         [](soc_config& c) -> void* { return &c.traffic; }, k_traffic_strings, count_of(k_traffic_strings),
+         "The link partner sending to the MAC. seed is replaced by [scenario] seed at elaboration."},
+        {"kernel", khost::kernel_param_table.title, &khost::kernel_param_table,
+         [](soc_config& c) -> void* { return &c.kernel; }, nullptr, 0, nullptr},
+        {"driver", khost::driver_param_table.title, &khost::driver_param_table,
+         [](soc_config& c) -> void* { return &c.driver; }, k_driver_strings, count_of(k_driver_strings),
+         "copybreak is set after probe like ethtool --set-tunable rx-copybreak; the ring sizes and the link "
+         "speed are passed as module parameters (a driver without them keeps its own values)."},
+        {"stack", khost::stack_param_table.title, &khost::stack_param_table,
+         [](soc_config& c) -> void* { return &c.stack; }, nullptr, 0, nullptr},
+        {"app", khost::app_param_table.title, &khost::app_param_table,
+         [](soc_config& c) -> void* { return &c.app; }, nullptr, 0, nullptr},
+        {"tx", khost::tx_param_table.title, &khost::tx_param_table,
+         [](soc_config& c) -> void* { return &c.tx; }, nullptr, 0,
+         "Frames go from the board (02:00:00:00:00:01) to the link partner, whose sink verifies them "
+         "(summary: tx.sent, tx.on_wire, tx.verified)."},
+        {"output", sim::output_param_table.title, &sim::output_param_table,
+         [](soc_config& c) -> void* { return &c.output; }, nullptr, 0,
+         "The series covers warm-up and measurement; counters in it are cumulative from time 0 except "
+         "cpu0_busy_pct (per interval)."},
+    };
+    return groups;
+}
+
+const group_entry* registry_find(const std::string& group)
+{
+    for (const auto& g : registry_groups())
+        if (group == g.name)
+            return &g;
+    return nullptr;
+}
+
+const string_key* group_entry::find_string(const std::string& key) const
+{
+    for (size_t i = 0; i < n_strings; i++)
+        if (key == strings[i].key)
+            return &strings[i];
+    return nullptr;
+}
+
+const param_desc* group_entry::find_param(const std::string& key) const
+{
+    return table ? table->find(key.c_str()) : nullptr;
+}
+
+std::vector<std::string> group_entry::keys(bool with_load_only) const
+{
+    std::vector<std::string> k;
+    if (table)
+        for (const auto& d : *table)
+            k.push_back(d.key);
+    for (size_t i = 0; i < n_strings; i++)
+        if (with_load_only || !strings[i].load_only)
+            k.push_back(strings[i].key);
+    return k;
+}
+
+const std::vector<config_rule>& registry_rules()
+{
+    static const std::vector<config_rule> rules = {
+        {"enet.link_speed traffic.link_speed",
+         [](const soc_config& c) -> std::string {
+             return c.enet.link_speed == c.traffic.link_speed ? "" : "the MAC and its link partner must use the same link speed";
+         }},
+        {"cpu.irq_core app.core cpu.cores",
+         [](const soc_config& c) -> std::string {
+             return c.cpu.irq_core < c.cpu.cores && c.app.core < c.cpu.cores ? "" : "cpu.irq_core and app.core must be cores that exist";
+         }},
+        {"traffic.size_list traffic.size_mode",
+         [](const soc_config& c) -> std::string {
+             if (c.traffic.size_mode != models::traffic::SIZE_LIST)
+                 return "";
+             if (c.traffic.size_list.empty())
+                 return "size_mode=list needs traffic.size_list (sizes incl. FCS, 64..9600)";
+             for (uint32_t v : c.traffic.size_list)
+                 if (v < 64 || v > 9600)
+                     return "traffic.size_list sizes must be 64..9600 (incl. FCS)";
+             return "";
+         }},
+        {"l1.size l1.assoc l1.line",
+         [](const soc_config& c) {
+             return cache_geometry("l1", c.mem.l1.size_bytes, c.mem.l1.assoc, c.mem.l1.line_bytes);
+         }},
+        {"l2.size l2.assoc l2.line",
+         [](const soc_config& c) {
+             return cache_geometry("l2", c.mem.l2.size_bytes, c.mem.l2.assoc, c.mem.l2.line_bytes);
+         }},
+        {"dram.backed dram.size",
+         [](const soc_config& c) -> std::string {
+             return c.mem.dram.backed <= c.mem.dram.size ? "" : "dram.backed must not exceed dram.size";
+         }},
+        {"stress.core stress.workers cpu.cores stress.enabled",
+         [](const soc_config& c) -> std::string {
+             if (c.stress.enabled && c.stress.core + c.stress.workers > c.cpu.cores)
+                 return "the memory hog's workers run on cores stress.core .. stress.core + stress.workers - 1, "
+                        "which must exist (cpu.cores)";
+             return "";
+         }},
+        {"stress.workers stress.vm_bytes dram.size dram.backed stress.enabled",
+         [](const soc_config& c) -> std::string {
+             const auto& s = c.stress;
+             const uint64_t need = c.mem.dram.backed + (uint64_t)s.workers * ((s.vm_bytes + 4095) / 4096 * 4096);
+             if (s.enabled && need > c.mem.dram.size)
+                 return "stress.workers * stress.vm_bytes must fit in dram.size past dram.backed";
+             return "";
+         }},
+    };
+    return rules;
+}
+
+} // namespace sim

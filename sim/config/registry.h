@@ -1,0 +1,68 @@
+// sim/config/registry.h: the scenario groups fecsim knows, in one table.
+//
+// A scenario group is either a model's parameter table (models/*/_params.def),
+// placed at one member of sim::soc_config, or a set of declared string keys,
+// or both. The loader, list-params, the resolved-scenario dump and the
+// generated docs all walk this registry, so adding a group is one row in
+// registry.cc (plus, for a model, its table symbol). Nothing is free-form:
+// a key that is neither a table row nor a declared string key is an error.
+#pragma once
+#include <cstddef>
+#include <string>
+#include <vector>
+#include "common/params.h"
+#include "sim/soc.h"
+
+namespace sim {
+
+// Declared string keys (values that are not numbers with units).
+enum class str_kind : uint8_t {
+    text,       // free text (one line)
+    name,       // identifier usable as a directory name: [A-Za-z0-9._-], not starting with '.'
+    path,       // one existing file or directory; relative paths are taken from the file that sets it
+    path_list,  // ';'-separated list of existing files (GKeyFile list syntax), same rule
+};
+
+struct string_key {
+    const char* key;
+    str_kind kind;
+    const char* def;   // default text ("" = empty / empty list)
+    const char* desc;  // one line, shown by list-params, the docs and the resolved dump
+    // Where the value lives in soc_config (single-valued keys only); null when
+    // no model consumes it yet: the value is then kept in resolved_scenario::strings.
+    std::string* (*member)(soc_config&);
+    bool load_only;  // consumed by the loader itself (include=): not written to resolved files
+};
+
+struct group_entry {
+    const char* name;                  // scenario group, e.g. "l2"
+    const char* title;                 // one line: what it is
+    const models::param_table* table;  // null for string-only groups
+    void* (*config)(soc_config&);      // where the table's config struct lives in soc_config
+    const string_key* strings;
+    size_t n_strings;
+    const char* note;  // extra documentation (may be null)
+
+    const string_key* find_string(const std::string& key) const;
+    const models::param_desc* find_param(const std::string& key) const;
+    // Every key name, table rows first, in documentation order.
+    std::vector<std::string> keys(bool with_load_only = true) const;
+};
+
+// All groups in documentation and resolved-file order.
+const std::vector<group_entry>& registry_groups();
+const group_entry* registry_find(const std::string& group);
+
+// The [scenario] group's table (sim/scenario_params.def over scenario_config).
+extern const models::param_table scenario_param_table;
+
+// Cross-key rules that the models enforce at elaboration (by throwing);
+// checked before elaboration so the error can name the keys and the file.
+struct config_rule {
+    const char* keys;  // the keys involved, "l1.size l1.assoc l1.line"
+    // Returns "" when the configuration satisfies the rule, else why not.
+    std::string (*check)(const soc_config&);
+};
+const std::vector<config_rule>& registry_rules();
+
+} // namespace sim

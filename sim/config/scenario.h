@@ -1,0 +1,100 @@
+// sim/config/scenario.h: scenario files -> raw layer -> resolved configuration.
+//
+// Raw layer: every value as written, with where it came from (file:line, or
+// the command-line option), in application order: for each file its includes
+// first (depth first, in the order listed), then its own keys; then the next
+// file; then -o overrides in order; then --seed and --patch. Later values win.
+// Resolution validates every group and key against the registry (unknown
+// names are errors with a "did you mean"), parses each winning value by its
+// kind (sim/units.h), range-checks it, checks the cross-key rules, and fills
+// a soc_config. Errors carry FILE:LINE (or the option) and the key; all of them
+// are reported, not just the first.
+//
+// Files are GKeyFile .ini files (G_KEY_FILE_KEEP_COMMENTS). Since GKeyFile does
+// not report positions, each file is also scanned line by line to map
+// (group, key) to a line and to report malformed lines and duplicate keys.
+// Names starting with "builtin:" are read from the scenarios compiled into the
+// binary (scenarios/default.ini and what it includes).
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+#include "sim/config/registry.h"
+#include "sim/soc.h"
+
+namespace sim {
+
+struct origin {
+    std::string file;         // display name of the file, or the option ("-o", "--seed", "--patch")
+    unsigned line = 0;        // 1-based line in file; 0 for command-line values
+    std::string arg;          // the option's argument for command-line values
+    unsigned seq = 0;         // position in the raw layer (later = larger)
+    std::string str() const;  // "file:12" or "-o l2.size=1MiB"
+};
+
+struct raw_value {
+    std::string group, key, text;  // text as written (GKeyFile escapes not yet decoded)
+    origin where;
+    unsigned group_line = 0;  // line of the [group] header (file values)
+    bool append = false;      // adds to a list instead of replacing it (--patch)
+};
+
+struct raw_scenario {
+    std::vector<raw_value> values;
+    std::vector<std::pair<std::string, origin>> groups;  // every [group] header read
+    std::vector<std::string> files;                      // every file read, in reading order (display names)
+};
+
+// A diagnostic: "<origin>: error: <message>".
+std::string diag(const origin& o, const std::string& message);
+
+// Read a scenario file and (recursively) its includes into raw. Errors
+// (unreadable file, malformed line, duplicate key, include cycle, missing
+// include) are appended to *errors; returns false if there were any.
+bool scenario_read(const std::string& path, raw_scenario* raw, std::vector<std::string>* errors);
+// Same, from text already in memory (tests); name is used in messages and to
+// resolve relative includes.
+bool scenario_read_text(const std::string& name, const std::string& text, raw_scenario* raw,
+                        std::vector<std::string>* errors);
+// "-o group.key=value". Syntax errors only; names are checked at resolution.
+bool scenario_override(const std::string& spec, raw_scenario* raw, std::string* err);
+// A value from another option (--seed N, --patch FILE).
+void scenario_set(raw_scenario* raw, const std::string& group, const std::string& key, const std::string& text,
+                  const std::string& option, const std::string& arg);
+
+struct resolved_scenario {
+    soc_config cfg;
+    // Declared string keys, "group.key" -> values (one element for single
+    // strings, any number for lists; paths are absolute). Includes the keys
+    // with a soc_config member (copied there as well).
+    std::map<std::string, std::vector<std::string>> strings;
+    // "group.key" -> where the winning value came from (absent: default).
+    std::map<std::string, origin> set_at;
+    std::vector<std::string> files;
+};
+
+bool scenario_resolve(const raw_scenario& raw, resolved_scenario* out, std::vector<std::string>* errors);
+
+// Formatted value of any key ("32KiB", "true", "a;b" for lists).
+std::string scenario_value(const resolved_scenario& r, const group_entry& g, const std::string& key);
+// "group.key=value\n" for every key of every group (load-only keys excluded):
+// the canonical text compared by tests and hashed into the run id.
+std::string scenario_canonical(const resolved_scenario& r);
+// Short hex hash of the canonical text plus the contents of the patch files.
+std::string scenario_hash(const resolved_scenario& r);
+// The resolved scenario as a GKeyFile .ini: every key of every group,
+// defaults included, each with a comment from its table row (meaning, kind,
+// unit, range, default) and where its value came from. `header` becomes the
+// comment above the first group.
+std::string scenario_dump(const resolved_scenario& r, const std::string& header);
+
+// The closest candidates by edit distance, each wrapped in open/close and
+// joined with "or" ("[l1] or [l2]"), or "" if none is close enough.
+std::string closest_name(const std::string& word, const std::vector<std::string>& candidates, const char* open = "'",
+                         const char* close = "'");
+
+// Scenario files compiled into the binary: "default.ini", "profiles/imx6q.ini", ...
+const char* builtin_scenario(const std::string& name);
+std::vector<std::string> builtin_scenario_names();
+
+} // namespace sim

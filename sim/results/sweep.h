@@ -1,0 +1,55 @@
+// sim/results/sweep.h: parameter sweeps.
+//
+// A sweep is the cartesian product of --vary value lists over one base
+// scenario. Its directory <out>/<scenario-id>/sweep-<name>/ holds:
+//   plan.json     the varied keys, their values and the points (written first)
+//   base.ini      the resolved base scenario every point starts from
+//   jobs.txt      one `fecsim run base.ini -o ... --run-dir <point>` per point
+//   sweep.sbatch  (--emit-jobs) a Slurm array script running jobs.txt
+//   <point>/      one run directory per point, written atomically by its run
+//   logs/         stderr of each point's run
+//   sweep.csv, sweep.json   one row per finished point: varied values + summary
+//   plots/        loss, CPU and IRQ curves (fecsim plot)
+// Points run as separate `fecsim run` processes (SystemC allows one simulation
+// per process). A point is done when its directory exists (atomic rename), so
+// re-running the same command skips finished points, also after kill -9.
+#pragma once
+#include <sys/types.h>
+#include <string>
+#include <vector>
+#include "sim/config/registry.h"
+#include "sim/config/units.h"
+
+namespace sim {
+
+struct vary_key {
+    std::string name;                          // "l2.size"
+    const models::param_desc* desc = nullptr;  // null for string keys
+    std::vector<std::string> values;           // canonical text, "256KiB"
+    std::vector<double> base;                  // base-unit values (NaN for non-numeric kinds)
+    bool numeric() const;
+};
+
+// "group.key=v1,v2,..." or "group.key=lo..hi/step" (numeric kinds; "/step"
+// may be left out for counts and cycles: step 1). Values are checked against
+// the key's range.
+bool vary_parse(const std::string& spec, const units_context& ctx, vary_key* out, std::string* err);
+
+// Points in sweep order: the first --vary key changes fastest, so that each
+// curve (the other keys fixed) is a run of consecutive points.
+struct sweep_point {
+    std::string name;                    // "p003-l2.size=512KiB"
+    std::vector<std::string> overrides;  // "l2.size=512KiB"
+};
+std::vector<sweep_point> sweep_points(const std::vector<vary_key>& keys);
+
+// Aggregate the finished points of a sweep directory into sweep.csv and
+// sweep.json. Returns false with *err on an unreadable plan.
+bool sweep_collect(const std::string& dir, size_t* finished, std::vector<std::string>* missing, std::string* err);
+
+// Starts a child process (argv[0] is a path) with stdin and stdout on
+// /dev/null and stderr into log; SIGINT/SIGTERM back to default. Returns its
+// pid (the child exits 127 if argv[0] cannot run). Used by sweep and regress.
+pid_t spawn_child(const std::vector<std::string>& argv, const std::string& log);
+
+} // namespace sim
