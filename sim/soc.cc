@@ -9,14 +9,6 @@ namespace sim {
 using namespace models;
 using namespace khost;
 
-static const param_desc k_output_rows[] = {
-#define P(...) FEC_PARAM_TABLE_ROW(output_config, __VA_ARGS__)
-#include "sim/config/output_params.def"
-#undef P
-};
-const param_table output_param_table = {"output", "what a run records besides its statistics: the time series",
-                                        k_output_rows, sizeof k_output_rows / sizeof k_output_rows[0]};
-
 // Does `core` run network work (the RX interrupt, the application, the sender)?
 static bool runs_network(const soc_config& c, unsigned core)
 {

@@ -1,9 +1,8 @@
 // sim/soc.h: the simulated system as one object: every model elaborated from
 // resolved configs, run for a scenario, and its results.
 //
-// Contract with the rest of sim/: the scenario loader fills a soc_config (one
-// member per scenario group, each a model config generated from its parameter
-// table, plus the non-table strings); soc elaborates in its constructor, so a
+// Contract with the rest of sim/: the scenario loader fills a soc_config
+// (sim/config/soc_config.h, plain); soc elaborates in its constructor, so a
 // process builds at most one soc (SystemC has one simulation context).
 // run() simulates warmup, resets every statistic, then simulates duration.
 #pragma once
@@ -22,42 +21,9 @@
 #include "drivers/khost/khost.h"
 #include "drivers/khost/tx.h"
 #include "traffic/traffic.h"
+#include "sim/config/soc_config.h"
 
 namespace sim {
-
-using models::tick_t;
-
-// [scenario] group: what the run is (not a model; its table lives in sim/).
-struct scenario_config {
-    std::string id = "default";
-    std::string description;
-    uint64_t seed = 1;                              // feeds every model generator
-    tick_t duration_ps = 10 * models::PS_PER_S;     // measured region
-    tick_t warmup_ps = 0;                           // simulated, then statistics reset
-    tick_t quantum_ps = models::PS_PER_US;          // global quantum of temporal decoupling
-};
-
-struct output_config {
-#define P FEC_PARAM_STRUCT_MEMBER
-#include "sim/config/output_params.def"
-#undef P
-};
-extern const models::param_table output_param_table;
-
-struct soc_config {
-    scenario_config scenario;
-    models::cpu::cpu_config cpu;          // [cpu]
-    models::cache::hierarchy_config mem;  // [l1], [l2], [noc], [dram]; cores/clock from [cpu]
-    khost::stress_config stress;          // [stress]
-    models::enet::enet_config enet;       // [enet]
-    models::traffic::traffic_config traffic;  // [traffic]
-    khost::kernel_config kernel;          // [kernel]
-    khost::stack_config stack;            // [stack]
-    khost::driver_config driver;          // [driver]
-    khost::app_config app;                // [app]
-    khost::tx_config tx;                  // [tx]
-    output_config output;                 // [output]
-};
 
 // i.MX6Q memory map and interrupt of the ENET (imx6qdl.dtsi).
 constexpr uint64_t ENET_BASE = 0x02188000;

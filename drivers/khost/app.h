@@ -4,19 +4,13 @@
 // payload check on what this core read (models/traffic/frame_format.h), and
 // user-mode work.
 #pragma once
+#include "drivers/khost/khost_config.h"
 #include "common/params.h"
 #include "common/stats.h"
 #include "cpu/core.h"
 #include "net/frame_format.h"
 
 namespace khost {
-
-struct app_config {
-#define P FEC_PARAM_STRUCT_MEMBER
-#include "drivers/khost/app_params.def"
-#undef P
-};
-extern const models::param_table app_param_table;
 
 struct app_stats {
 #define S FEC_STAT_MEMBER

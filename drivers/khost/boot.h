@@ -13,30 +13,12 @@
 #include <string>
 #include <utility>
 #include <vector>
+#include "drivers/khost/khost_config.h"
 #include "common/params.h"
 #include "common/stats.h"
 #include "cpu/core.h"
 
 namespace khost {
-
-// [stack]: the network stack above the driver as a cost model (drivers/shim/net.c).
-struct stack_config {
-#define P FEC_PARAM_STRUCT_MEMBER
-#include "drivers/khost/stack_params.def"
-#undef P
-};
-extern const models::param_table stack_param_table;
-
-// [driver]: the driver under test. source and patches are declared string
-// keys of the registry (sim/config/registry.cc).
-struct driver_config {
-#define P FEC_PARAM_STRUCT_MEMBER
-#include "drivers/khost/driver_params.def"
-#undef P
-    std::string source;                // driver directory; "" = drivers/fec of this tree
-    std::vector<std::string> patches;  // unified diffs applied in order (--patch)
-};
-extern const models::param_table driver_param_table;
 
 // The device the board description (device tree) gives the driver.
 struct board_device {

@@ -17,6 +17,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <unordered_map>
 #include <vector>
+#include "drivers/khost/khost_config.h"
 #include "cache/hierarchy.h"
 #include "common/params.h"
 #include "common/stats.h"
@@ -26,13 +27,6 @@
 namespace khost {
 
 using models::tick_t;
-
-struct kernel_config {
-#define P FEC_PARAM_STRUCT_MEMBER
-#include "drivers/khost/kernel_params.def"
-#undef P
-};
-extern const models::param_table kernel_param_table;
 
 struct kernel_stats {
 #define S FEC_STAT_MEMBER

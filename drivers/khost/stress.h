@@ -24,6 +24,7 @@
 #include <functional>
 #include <memory>
 #include <vector>
+#include "drivers/khost/khost_config.h"
 #include "common/time.h"
 #include "common/params.h"
 #include "common/stats.h"
@@ -36,16 +37,6 @@ using models::clock_domain;
 using models::param_table;
 using models::stat_desc;
 using models::tick_t;
-
-struct stress_config {
-#define P FEC_PARAM_STRUCT_MEMBER
-#include "drivers/khost/stress_params.def"
-#undef P
-    double clock_hz = 996e6;  // core clock, Hz; set by elaboration from [cpu] clock
-    uint64_t base = 0;        // first byte of worker 0's footprint (past the backed window)
-    uint32_t task_workers = 0;  // bit i: worker i runs as a task of its core (not started here)
-};
-extern const param_table stress_param_table;
 
 struct stress_stats {
 #define S FEC_STAT_MEMBER

@@ -5,19 +5,13 @@
 // verifies what the MAC put on the wire.
 #pragma once
 #include <vector>
+#include "drivers/khost/khost_config.h"
 #include "common/params.h"
 #include "common/stats.h"
 #include "cpu/core.h"
 #include "net/frame_format.h"
 
 namespace khost {
-
-struct tx_config {
-#define P FEC_PARAM_STRUCT_MEMBER
-#include "drivers/khost/tx_params.def"
-#undef P
-};
-extern const models::param_table tx_param_table;
 
 struct tx_stats {
 #define S FEC_STAT_MEMBER

@@ -7,6 +7,7 @@
 #pragma once
 #include <memory>
 #include <vector>
+#include "cache/hierarchy_config.h"
 #include "cache/l1.h"
 #include "cache/pl310.h"
 #include "mem/dram.h"
@@ -14,16 +15,6 @@
 #include "mem/phys_mem.h"
 
 namespace models::cache {
-
-struct hierarchy_config {
-    unsigned cores = 4;              // Cortex-A9 cores (i.MX6Q: 4)
-    double cpu_hz = 996e6;           // core clock, Hz
-    tick_t quantum_ps = PS_PER_US;   // global quantum of temporal decoupling
-    l1_config l1;
-    l2_config l2;
-    mem::noc_config noc;
-    mem::dram_config dram;
-};
 
 class hierarchy {
 public:

@@ -21,6 +21,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 #include <vector>
+#include "cache/l1_config.h"
 #include "cache/cache_array.h"
 #include "common/params.h"
 #include "common/stats.h"
@@ -28,14 +29,6 @@
 #include "mem/phys_mem.h"
 
 namespace models::cache {
-
-struct l1_config {
-#define P FEC_PARAM_STRUCT_MEMBER
-#include "cache/l1_params.def"
-#undef P
-    double clock_hz = 996e6;  // core clock, Hz; set by elaboration from [cpu] clock
-};
-extern const param_table l1_param_table;
 
 struct l1_stats {
 #define S FEC_STAT_MEMBER

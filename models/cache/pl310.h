@@ -23,6 +23,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 #include <vector>
+#include "cache/l2_config.h"
 #include "cache/cache_array.h"
 #include "common/params.h"
 #include "common/stats.h"
@@ -35,13 +36,6 @@
 namespace models::mem { class noc; }
 
 namespace models::cache {
-
-struct l2_config {
-#define P FEC_PARAM_STRUCT_MEMBER
-#include "cache/l2_params.def"
-#undef P
-};
-extern const param_table l2_param_table;
 
 struct l2_stats {
 #define S FEC_STAT_MEMBER

@@ -38,6 +38,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 #include <vector>
+#include "enet/enet_config.h"
 #include "common/params.h"
 #include "common/stats.h"
 #include "common/time.h"
@@ -46,13 +47,6 @@
 #include "mem/mem_ext.h"
 
 namespace models::enet {
-
-struct enet_config {
-#define P FEC_PARAM_STRUCT_MEMBER
-#include "enet/enet_params.def"
-#undef P
-};
-extern const param_table enet_param_table;
 
 struct enet_stats {
 #define S FEC_STAT_MEMBER

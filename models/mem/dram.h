@@ -9,6 +9,7 @@
 #include <tlm>
 #include <tlm_utils/simple_target_socket.h>
 #include "common/params.h"
+#include "mem/dram_config.h"
 #include "common/stats.h"
 #include "common/timeline.h"
 #include "mem/mem_ext.h"
@@ -16,14 +17,6 @@
 #include "mem/phys_mem.h"
 
 namespace models::mem {
-
-struct dram_config {
-#define P FEC_PARAM_STRUCT_MEMBER
-#include "mem/dram_params.def"
-#undef P
-    phys_mem_config phys() const { return {0x10000000, size, backed}; }
-};
-extern const param_table dram_param_table;
 
 struct dram_stats {
 #define S FEC_STAT_MEMBER

@@ -10,19 +10,13 @@
 #include <tlm_utils/multi_passthrough_target_socket.h>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <vector>
+#include "mem/noc_config.h"
 #include "common/params.h"
 #include "common/stats.h"
 #include "common/timeline.h"
 #include "mem/mem_ext.h"
 
 namespace models::mem {
-
-struct noc_config {
-#define P FEC_PARAM_STRUCT_MEMBER
-#include "mem/noc_params.def"
-#undef P
-};
-extern const param_table noc_param_table;
 
 struct noc_stats {
 #define S FEC_STAT_MEMBER

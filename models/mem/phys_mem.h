@@ -18,14 +18,9 @@
 #include <cstring>
 #include <string>
 #include <vector>
+#include "mem/dram_config.h"
 
 namespace models::mem {
-
-struct phys_mem_config {
-    uint64_t base = 0x10000000;       // i.MX6Q MMDC base address
-    uint64_t size = 1ull << 30;       // bytes of DRAM address space
-    uint64_t backed = 64ull << 20;    // bytes from base that hold data (host memory, lazily touched)
-};
 
 class phys_mem {
 public:

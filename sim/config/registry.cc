@@ -14,6 +14,14 @@ static const param_desc k_scenario_rows[] = {
 const param_table scenario_param_table = {"scenario", "What the run is: identity, seed and simulated time",
                                           k_scenario_rows, sizeof k_scenario_rows / sizeof k_scenario_rows[0]};
 
+static const param_desc k_output_rows[] = {
+#define P(...) FEC_PARAM_TABLE_ROW(output_config, __VA_ARGS__)
+#include "sim/config/output_params.def"
+#undef P
+};
+const param_table output_param_table = {"output", "what a run records besides its statistics: the time series",
+                                        k_output_rows, sizeof k_output_rows / sizeof k_output_rows[0]};
+
 namespace {
 
 const string_key k_scenario_strings[] = {

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 #include "common/params.h"
-#include "sim/soc.h"
+#include "sim/config/soc_config.h"
 
 namespace sim {
 

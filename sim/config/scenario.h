@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 #include "sim/config/registry.h"
-#include "sim/soc.h"
+#include "sim/config/soc_config.h"
 
 namespace sim {
 

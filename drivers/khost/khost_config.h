@@ -1,0 +1,65 @@
+// drivers/khost/khost_config.h: the kernel-side scenario groups, one config
+// struct each, generated from its parameter table: [kernel] (the kernel
+// host, khost.h), [stack] and [driver] (boot.h), [app] (app.h), [tx] (tx.h)
+// and [stress] (stress.h). Plain: no SystemC, no shim.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+#include "common/params.h"
+
+namespace khost {
+
+using models::param_table;
+
+struct kernel_config {
+#define P FEC_PARAM_STRUCT_MEMBER
+#include "drivers/khost/kernel_params.def"
+#undef P
+};
+extern const param_table kernel_param_table;
+
+// [stack]: the network stack above the driver as a cost model (drivers/shim/net.c).
+struct stack_config {
+#define P FEC_PARAM_STRUCT_MEMBER
+#include "drivers/khost/stack_params.def"
+#undef P
+};
+extern const param_table stack_param_table;
+
+// [driver]: the driver under test. source and patches are declared string
+// keys of the registry (sim/config/registry.cc).
+struct driver_config {
+#define P FEC_PARAM_STRUCT_MEMBER
+#include "drivers/khost/driver_params.def"
+#undef P
+    std::string source;                // driver directory; "" = drivers/fec of this tree
+    std::vector<std::string> patches;  // unified diffs applied in order (--patch)
+};
+extern const param_table driver_param_table;
+
+struct app_config {
+#define P FEC_PARAM_STRUCT_MEMBER
+#include "drivers/khost/app_params.def"
+#undef P
+};
+extern const param_table app_param_table;
+
+struct tx_config {
+#define P FEC_PARAM_STRUCT_MEMBER
+#include "drivers/khost/tx_params.def"
+#undef P
+};
+extern const param_table tx_param_table;
+
+struct stress_config {
+#define P FEC_PARAM_STRUCT_MEMBER
+#include "drivers/khost/stress_params.def"
+#undef P
+    double clock_hz = 996e6;  // core clock, Hz; set by elaboration from [cpu] clock
+    uint64_t base = 0;        // first byte of worker 0's footprint (past the backed window)
+    uint32_t task_workers = 0;  // bit i: worker i runs as a task of its core (not started here)
+};
+extern const param_table stress_param_table;
+
+} // namespace khost
