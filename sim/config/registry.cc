@@ -93,7 +93,8 @@ const std::vector<group_entry>& registry_groups()
         {"cpu", models::cpu::cpu_param_table.title, &models::cpu::cpu_param_table,
          [](soc_config& c) -> void* { return &c.cpu; }, nullptr, 0,
          "cores sets the number of L1 caches; clock is also the clock of the L1s and the memory hog, and "
-         "the clock of \"N cycles\" in [scenario] times."},
+         "the clock of \"N cycles\" in [scenario] times. The Linux policy the cores carry out (softirq "
+         "limits, task slice, scheduler costs, IRQ affinity) is in [kernel]."},
         {"l1", models::cache::l1_param_table.title, &models::cache::l1_param_table,
          [](soc_config& c) -> void* { return &c.mem.l1; }, nullptr, 0,
          "The L1 runs at [cpu] clock. seed is currently replaced by [scenario] seed at elaboration "
@@ -118,7 +119,11 @@ const std::vector<group_entry>& registry_groups()
          [](soc_config& c) -> void* { return &c.traffic; }, k_traffic_strings, count_of(k_traffic_strings),
          "The link partner sending to the MAC. seed is replaced by [scenario] seed at elaboration."},
         {"kernel", khost::kernel_param_table.title, &khost::kernel_param_table,
-         [](soc_config& c) -> void* { return &c.kernel; }, nullptr, 0, nullptr},
+         [](soc_config& c) -> void* { return &c.kernel; }, nullptr, 0,
+         "Every core carries out softirq_max_restart, softirq_max_time, ksoftirqd_defers, sched_slice, "
+         "ctx_switch_cycles and wakeup_cycles (given to it at elaboration, in core cycles of [cpu] clock); "
+         "netdev_budget and netdev_budget_time bound net_rx_action; irq_core is the ENET interrupt's "
+         "affinity. These were [cpu] keys: the old names are refused with the new one."},
         {"driver", khost::driver_param_table.title, &khost::driver_param_table,
          [](soc_config& c) -> void* { return &c.driver; }, k_driver_strings, count_of(k_driver_strings),
          "copybreak is set after probe like ethtool --set-tunable rx-copybreak; the ring sizes and the link "
@@ -172,6 +177,33 @@ std::vector<std::string> group_entry::keys(bool with_load_only) const
     return k;
 }
 
+const std::vector<moved_key>& registry_moved_keys()
+{
+    // Linux policy that was in [cpu] before the kernel host had its own group.
+    static const std::vector<moved_key> moved = {
+        {"cpu.irq_core", "kernel.irq_core"},
+        {"cpu.hz", "kernel.hz"},
+        {"cpu.softirq_max_restart", "kernel.softirq_max_restart"},
+        {"cpu.softirq_max_time", "kernel.softirq_max_time"},
+        {"cpu.ksoftirqd_defers", "kernel.ksoftirqd_defers"},
+        {"cpu.netdev_budget", "kernel.netdev_budget"},
+        {"cpu.netdev_budget_time", "kernel.netdev_budget_time"},
+        {"cpu.sched_slice", "kernel.sched_slice"},
+        {"cpu.ctx_switch_cycles", "kernel.ctx_switch_cycles"},
+        {"cpu.wakeup_cycles", "kernel.wakeup_cycles"},
+    };
+    return moved;
+}
+
+const moved_key* registry_moved(const std::string& group, const std::string& key)
+{
+    const std::string name = group + "." + key;
+    for (const auto& m : registry_moved_keys())
+        if (name == m.from)
+            return &m;
+    return nullptr;
+}
+
 const std::vector<config_rule>& registry_rules()
 {
     static const std::vector<config_rule> rules = {
@@ -179,9 +211,9 @@ const std::vector<config_rule>& registry_rules()
          [](const soc_config& c) -> std::string {
              return c.enet.link_speed == c.traffic.link_speed ? "" : "the MAC and its link partner must use the same link speed";
          }},
-        {"cpu.irq_core app.core cpu.cores",
+        {"kernel.irq_core app.core cpu.cores",
          [](const soc_config& c) -> std::string {
-             return c.cpu.irq_core < c.cpu.cores && c.app.core < c.cpu.cores ? "" : "cpu.irq_core and app.core must be cores that exist";
+             return c.kernel.irq_core < c.cpu.cores && c.app.core < c.cpu.cores ? "" : "kernel.irq_core and app.core must be cores that exist";
          }},
         {"traffic.size_list traffic.size_mode",
          [](const soc_config& c) -> std::string {

@@ -56,6 +56,17 @@ const group_entry* registry_find(const std::string& group);
 // The [scenario] group's table (sim/scenario_params.def over scenario_config).
 extern const models::param_table scenario_param_table;
 
+// Keys that moved to another group (or were renamed). The loader refuses the
+// old name, naming the file:line or option: "cpu.netdev_budget moved to
+// [kernel]: write kernel.netdev_budget". One table, in registry.cc.
+struct moved_key {
+    const char* from;  // old "group.key"
+    const char* to;    // its name now, "group.key" (a key of the registry)
+};
+const std::vector<moved_key>& registry_moved_keys();
+// The entry whose old name is group.key, or null.
+const moved_key* registry_moved(const std::string& group, const std::string& key);
+
 // Cross-key rules that the models enforce at elaboration (by throwing);
 // checked before elaboration so the error can name the keys and the file.
 struct config_rule {

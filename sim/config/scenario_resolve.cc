@@ -134,11 +134,17 @@ std::string unknown_key(const group_entry& g, const std::string& key)
     return m;
 }
 
-// The raw values of known keys, by key; every other value is an error.
+// The raw values of known keys, by key; every other value (unknown or moved
+// key, load-only key from an option) is an error.
 value_map applicable_values(const raw_scenario& raw, diagnostics& d)
 {
     value_map values;
     for (const auto& v : raw.values) {
+        if (const moved_key* m = registry_moved(v.group, v.key)) {
+            const std::string to = m->to;
+            d.add(v.where, std::string(m->from) + " moved to [" + to.substr(0, to.find('.')) + "]: write " + to);
+            continue;
+        }
         const group_entry* g = registry_find(v.group);
         if (!g) {
             if (!v.where.line)  // file groups are reported by check_group_headers

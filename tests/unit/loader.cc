@@ -260,6 +260,35 @@ START_TEST(test_rules_name_the_last_key)
 }
 END_TEST
 
+// Keys that moved to another group are refused under their old name, in
+// files (FILE:LINE) and in -o, with the name to write instead.
+START_TEST(test_moved_keys)
+{
+    const std::string f = put("old.ini", "[scenario]\nid=old\n[cpu]\ncores=4\nnetdev_budget=64\n"
+                                         "[kernel]\nsched_slice=1ms\n");
+    loaded l = load({f}, {"cpu.irq_core=1", "kernel.netdev_budget=32"});
+    expect_error(l, f + ":5: error: cpu.netdev_budget moved to [kernel]: write kernel.netdev_budget");
+    expect_error(l, "error: -o cpu.irq_core=1: cpu.irq_core moved to [kernel]: write kernel.irq_core");
+    ck_assert_uint_eq(l.errors.size(), 2);
+    // The new names take the values.
+    loaded n = load({}, {"kernel.netdev_budget=64", "kernel.irq_core=2", "kernel.softirq_max_time=1ms"});
+    ck_assert_msg(n.ok, "%s", n.errors.empty() ? "" : n.errors[0].c_str());
+    ck_assert_uint_eq(n.r.cfg.kernel.netdev_budget, 64);
+    ck_assert_uint_eq(n.r.cfg.kernel.irq_core, 2);
+    ck_assert_uint_eq(n.r.cfg.kernel.softirq_max_time_ps, 1000000000ull);
+    // Every entry's new name is a key, its old name is not.
+    for (const auto& m : registry_moved_keys()) {
+        const std::string from = m.from, to = m.to;
+        const group_entry* g = registry_find(to.substr(0, to.find('.')));
+        ck_assert_msg(g && g->find_param(to.substr(to.find('.') + 1)), "%s is not a key", m.to);
+        const group_entry* o = registry_find(from.substr(0, from.find('.')));
+        ck_assert_msg(!o || !o->find_param(from.substr(from.find('.') + 1)), "%s is still a key", m.from);
+        ck_assert(registry_moved(from.substr(0, from.find('.')), from.substr(from.find('.') + 1)) == &m);
+    }
+    ck_assert(registry_moved("kernel", "netdev_budget") == nullptr);
+}
+END_TEST
+
 // A resolved file loads back to the identical configuration, compared key by key.
 START_TEST(test_resolved_round_trip)
 {
@@ -314,6 +343,15 @@ START_TEST(test_registry_consistent)
             for (size_t j = i + 1; j < keys.size(); j++)
                 ck_assert_msg(keys[i] != keys[j], "[%s] %s twice", g.name, keys[i].c_str());
     }
+    // The cores' scheduling policy defaults (models/cpu/cpu_config.h) equal [kernel]'s.
+    khost::kernel_config k;
+    const models::cpu::sched_policy p;
+    ck_assert_uint_eq(p.softirq_max_restart, k.softirq_max_restart);
+    ck_assert_uint_eq(p.softirq_max_time_ps, k.softirq_max_time_ps);
+    ck_assert_uint_eq(p.ksoftirqd_defers, k.ksoftirqd_defers);
+    ck_assert_uint_eq(p.sched_slice_ps, k.sched_slice_ps);
+    ck_assert_uint_eq(p.ctx_switch_cycles, k.ctx_switch_cycles);
+    ck_assert_uint_eq(p.wakeup_cycles, k.wakeup_cycles);
     CK_STR_EQ(closest_name("assco", {"assoc", "size"}).c_str(), "'assoc'");
     CK_STR_EQ(closest_name("zzzzzz", {"assoc", "size"}).c_str(), "");
 }
@@ -334,6 +372,7 @@ Suite* suite_loader(void)
     tcase_add_test(tc, test_include_errors);
     tcase_add_test(tc, test_option_errors);
     tcase_add_test(tc, test_rules_name_the_last_key);
+    tcase_add_test(tc, test_moved_keys);
     tcase_add_test(tc, test_resolved_round_trip);
     tcase_add_test(tc, test_registry_consistent);
     suite_add_tcase(s, tc);
