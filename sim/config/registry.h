@@ -37,6 +37,10 @@ struct string_key {
 struct group_entry {
     const char* name;                  // scenario group, e.g. "l2"
     const char* title;                 // one line: what it is
+    // The source files that carry the group out, "models/cache/pl310.{h,cc}"
+    // (paths from the top of the tree; {a,b} lists endings), maybe with a few
+    // words on which part does what. Shown by list-params and the docs.
+    const char* implemented_in;
     const models::param_table* table;  // null for string-only groups
     void* (*config)(soc_config&);      // where the table's config struct lives in soc_config
     const string_key* strings;
@@ -52,6 +56,18 @@ struct group_entry {
 // All groups in documentation and resolved-file order.
 const std::vector<group_entry>& registry_groups();
 const group_entry* registry_find(const std::string& group);
+
+// Components that have statistics but no scenario group (their own
+// docs/models page): the instance name in stats.json ("sink", "snmp") and
+// where they are implemented (as group_entry::implemented_in).
+struct stats_component {
+    const char* name;
+    const char* implemented_in;
+};
+const std::vector<stats_component>& registry_stats_components();
+// implemented_in of a group or a stats component; a name with a numeric
+// suffix is an instance of the one without ("cpu0" -> [cpu]). Null if unknown.
+const char* registry_implemented_in(const std::string& name);
 
 // The [scenario] group's table (sim/scenario_params.def over scenario_config).
 extern const models::param_table scenario_param_table;

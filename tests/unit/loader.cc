@@ -1,6 +1,7 @@
 // Scenario loader: includes, overrides, later-wins, every error path with
 // its exact message shape, and the resolved-file round trip.
 #include "tests/lib.h"
+#include <cstring>
 #include <ftw.h>
 #include <glib.h>
 #include <string>
@@ -357,6 +358,71 @@ START_TEST(test_registry_consistent)
 }
 END_TEST
 
+// The paths in an "Implemented in" text ("models/cache/pl310.{h,cc} (...)"),
+// braces expanded: every word with a '/' in it.
+std::vector<std::string> paths_in(const std::string& text)
+{
+    std::vector<std::string> out;
+    size_t i = 0;
+    while (i < text.size()) {
+        std::string word, alts;
+        while (i < text.size() && (g_ascii_isalnum(text[i]) || std::strchr("_./-{", text[i]))) {
+            if (text[i] == '{') {
+                const size_t e = text.find('}', i);
+                ck_assert_msg(e != std::string::npos, "unclosed brace in '%s'", text.c_str());
+                alts = text.substr(i + 1, e - i - 1);
+                i = e + 1;
+                break;
+            }
+            word += text[i++];
+        }
+        if (word.empty()) {
+            i++;
+            continue;
+        }
+        if (word.find('/') == std::string::npos)
+            continue;
+        while (alts.empty() && !word.empty() && word.back() == '.')
+            word.pop_back();
+        if (alts.empty()) {
+            out.push_back(word);
+            continue;
+        }
+        size_t a = 0;
+        for (size_t c = alts.find(','); ; c = alts.find(',', a)) {
+            out.push_back(word + alts.substr(a, c == std::string::npos ? std::string::npos : c - a));
+            if (c == std::string::npos)
+                break;
+            a = c + 1;
+        }
+    }
+    return out;
+}
+
+// Every group and statistics-only component names the files that implement
+// it, and they exist in the source tree.
+START_TEST(test_implemented_in)
+{
+    const char* srcdir = g_getenv("FECSIM_SRCDIR");
+    std::vector<std::pair<std::string, std::string>> all;
+    for (const auto& g : registry_groups())
+        all.push_back({g.name, g.implemented_in ? g.implemented_in : ""});
+    for (const auto& c : registry_stats_components())
+        all.push_back({c.name, c.implemented_in ? c.implemented_in : ""});
+    for (const auto& [name, impl] : all) {
+        const auto paths = paths_in(impl);
+        ck_assert_msg(!paths.empty(), "%s: no source file in '%s'", name.c_str(), impl.c_str());
+        for (const auto& p : paths)
+            ck_assert_msg(!srcdir || g_file_test((std::string(srcdir) + "/" + p).c_str(), G_FILE_TEST_EXISTS),
+                          "%s: %s does not exist", name.c_str(), p.c_str());
+    }
+    CK_STR_EQ(registry_implemented_in("l2"), "models/cache/pl310.{h,cc}");
+    CK_STR_EQ(registry_implemented_in("cpu3"), registry_implemented_in("cpu"));
+    ck_assert(registry_implemented_in("l3") == nullptr);
+    ck_assert_uint_eq(paths_in("a/b.{h,cc} (x), c/d.c; e").size(), 3);
+}
+END_TEST
+
 Suite* suite_loader(void)
 {
     Suite* s = suite_create("loader");
@@ -375,6 +441,7 @@ Suite* suite_loader(void)
     tcase_add_test(tc, test_moved_keys);
     tcase_add_test(tc, test_resolved_round_trip);
     tcase_add_test(tc, test_registry_consistent);
+    tcase_add_test(tc, test_implemented_in);
     suite_add_tcase(s, tc);
     return s;
 }
