@@ -270,6 +270,12 @@ const moved_key* registry_moved(const std::string& group, const std::string& key
     return nullptr;
 }
 
+std::string moved_key_message(const moved_key& m)
+{
+    const std::string to = m.to;
+    return std::string(m.from) + " moved to [" + to.substr(0, to.find('.')) + "]: write " + to;
+}
+
 const std::vector<config_rule>& registry_rules()
 {
     static const std::vector<config_rule> rules = {

@@ -82,6 +82,9 @@ struct moved_key {
 const std::vector<moved_key>& registry_moved_keys();
 // The entry whose old name is group.key, or null.
 const moved_key* registry_moved(const std::string& group, const std::string& key);
+// "cpu.netdev_budget moved to [kernel]: write kernel.netdev_budget" (the
+// caller adds where it was written).
+std::string moved_key_message(const moved_key& m);
 
 // Cross-key rules that the models enforce at elaboration (by throwing);
 // checked before elaboration so the error can name the keys and the file.

@@ -141,8 +141,7 @@ value_map applicable_values(const raw_scenario& raw, diagnostics& d)
     value_map values;
     for (const auto& v : raw.values) {
         if (const moved_key* m = registry_moved(v.group, v.key)) {
-            const std::string to = m->to;
-            d.add(v.where, std::string(m->from) + " moved to [" + to.substr(0, to.find('.')) + "]: write " + to);
+            d.add(v.where, moved_key_message(*m));
             continue;
         }
         const group_entry* g = registry_find(v.group);
