@@ -8,6 +8,9 @@ sim_libsim_a_SOURCES = \
 	sim/config/units.h sim/config/units.cc \
 	sim/config/registry.h sim/config/registry.cc \
 	sim/config/scenario.h sim/config/scenario.cc \
+	sim/config/scenario_text.h sim/config/scenario_text.cc \
+	sim/config/scenario_read.cc sim/config/scenario_resolve.cc sim/config/scenario_dump.cc \
+	sim/config/did_you_mean.h sim/config/did_you_mean.cc \
 	sim/config/docs.h sim/config/docs.cc \
 	sim/results/results.h sim/results/results.cc \
 	sim/results/progress.h sim/results/progress.cc \

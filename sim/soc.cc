@@ -12,7 +12,7 @@ using namespace khost;
 // Does `core` run network work (the RX interrupt, the application, the sender)?
 static bool runs_network(const soc_config& c, unsigned core)
 {
-    return core == c.cpu.irq_core || (c.app.enabled && core == c.app.core) || (c.tx.enabled && core == c.tx.core);
+    return core == c.kernel.irq_core || (c.app.enabled && core == c.app.core) || (c.tx.enabled && core == c.tx.core);
 }
 
 static cache::hierarchy_config seeded(const soc_config& c)
@@ -24,6 +24,19 @@ static cache::hierarchy_config seeded(const soc_config& c)
     h.l1.seed = c.scenario.seed;
     h.l2.seed = c.scenario.seed;
     return h;
+}
+
+// The cores carry out the kernel's scheduling policy ([kernel]).
+static cpu::cpu_config scheduled(const soc_config& c)
+{
+    cpu::cpu_config p = c.cpu;
+    p.sched.softirq_max_restart = c.kernel.softirq_max_restart;
+    p.sched.softirq_max_time_ps = c.kernel.softirq_max_time_ps;
+    p.sched.ksoftirqd_defers = c.kernel.ksoftirqd_defers;
+    p.sched.sched_slice_ps = c.kernel.sched_slice_ps;
+    p.sched.ctx_switch_cycles = c.kernel.ctx_switch_cycles;
+    p.sched.wakeup_cycles = c.kernel.wakeup_cycles;
+    return p;
 }
 
 static khost::stress_config placed_stress(const soc_config& c)
@@ -50,11 +63,12 @@ soc::soc(const soc_config& cfg) : m_cfg(cfg), m_mem(seeded(cfg)), m_stress("stre
     m_stress.bind(m_mem.l2);
     if (cfg.app.join_group && (cfg.app.join_group >> 28) != 0xE)
         throw std::invalid_argument("app.join_group must be an IPv4 multicast address (224.0.0.0/4)");
-    if (cfg.cpu.irq_core >= cfg.cpu.cores || cfg.app.core >= cfg.cpu.cores)
-        throw std::invalid_argument("cpu.irq_core and app.core must name existing cores");
+    if (cfg.kernel.irq_core >= cfg.cpu.cores || cfg.app.core >= cfg.cpu.cores)
+        throw std::invalid_argument("kernel.irq_core and app.core must name existing cores");
+    const cpu::cpu_config cpu_cfg = scheduled(cfg);
     for (unsigned i = 0; i < cfg.cpu.cores; i++) {
-        m_cores.emplace_back(new cpu::core(("cpu" + std::to_string(i)).c_str(), cfg.cpu, i, *m_mem.l1[i]));
-        m_cores.back()->irq.bind(i == cfg.cpu.irq_core ? m_irq : m_no_irq);
+        m_cores.emplace_back(new cpu::core(("cpu" + std::to_string(i)).c_str(), cpu_cfg, i, *m_mem.l1[i]));
+        m_cores.back()->irq.bind(i == cfg.kernel.irq_core ? m_irq : m_no_irq);
     }
     m_enet.reset(new enet::enet("enet", cfg.enet));
     m_enet->dma.bind(m_mem.noc.masters);
@@ -72,9 +86,9 @@ soc::soc(const soc_config& cfg) : m_cfg(cfg), m_mem(seeded(cfg)), m_stress("stre
     m_kernel->mmio.bind(m_enet->regs);
 
     m_driver = driver_setup(cfg.driver, cfg.enet.link_speed);
-    stack_setup(cfg.stack, cfg.cpu.netdev_budget, cfg.cpu.netdev_budget_ps);
+    stack_setup(cfg.stack, cfg.kernel.netdev_budget, cfg.kernel.netdev_budget_ps);
 
-    cpu::core& irqc = *m_cores[cfg.cpu.irq_core];
+    cpu::core& irqc = *m_cores[cfg.kernel.irq_core];
     irqc.set_softirq_handler(3, net_rx_softirq);
     irqc.set_boot([this] { boot(); });
     if (cfg.app.enabled) {
@@ -127,7 +141,7 @@ void soc::sampler()
         const uint32_t fifo = m_enet->rx_fifo_level();
         const uint64_t written = m_pre_written + es.rx_delivered;
         const uint32_t ready = (uint32_t)(written > rx + err ? written - rx - err : 0);
-        const auto& cs = m_cores[m_cfg.cpu.irq_core]->stats();
+        const auto& cs = m_cores[m_cfg.kernel.irq_core]->stats();
         const uint64_t busy = cs.irq_ps + cs.softirq_ps + cs.sys_ps + cs.user_ps;
         const bool polling = m_ndev && !m_irq.read() && ready > 0;
         m_fifo_sig.write(fifo);
@@ -234,7 +248,7 @@ run_summary soc::run()
         s.payload_duplicated = as->duplicated;
         s.payload_reordered = as->reordered;
     }
-    cpu::core& irqc = *m_cores[m_cfg.cpu.irq_core];
+    cpu::core& irqc = *m_cores[m_cfg.kernel.irq_core];
     s.irq_rate_hz = secs > 0 ? (double)irqc.stats().irqs / secs : 0;
     s.napi_polls = ns.napi_polls;
     for (auto& c : m_cores) {

@@ -18,7 +18,7 @@ static const param_desc k_kernel_rows[] = {
 #include "drivers/khost/kernel_params.def"
 #undef P
 };
-const param_table kernel_param_table = {"kernel", "the kernel the driver runs in: DMA profile, copy cost, memory layout",
+const param_table kernel_param_table = {"kernel", "the kernel the driver runs in: DMA profile, copy cost, memory layout, interrupt and task scheduling",
                                         k_kernel_rows, sizeof k_kernel_rows / sizeof k_kernel_rows[0]};
 
 const stat_desc kernel_stat_rows[] = {
@@ -35,9 +35,9 @@ kernel::kernel(sc_core::sc_module_name nm, const kernel_config& cfg, cache::hier
     : sc_module(nm), mmio("mmio"), m_cfg(cfg), m_mem(mem), m_cores(std::move(cores)), m_mmio_base(mmio_base),
       m_mmio_size(mmio_size)
 {
-    m_irq_core = m_cores.empty() ? 0 : m_cores[0]->config().irq_core;
+    m_irq_core = m_cores.empty() ? 0 : cfg.irq_core;
     if (m_irq_core >= m_cores.size())
-        throw std::invalid_argument("cpu.irq_core is not one of the cores");
+        throw std::invalid_argument("kernel.irq_core is not one of the cores");
     const uint64_t base = mem.mem.base(), backed = mem.mem.backed();
     if (cfg.pool_offset + cfg.pool_bytes > cfg.heap_offset || cfg.heap_offset >= backed)
         throw std::invalid_argument("kernel: pool must end before the heap, and the heap start inside dram.backed");
@@ -406,7 +406,8 @@ uint64_t simhost_time_ns(void)
 unsigned long simhost_jiffies(void)
 {
     core* c = core::current();
-    const unsigned hz = c ? c->config().hz : 100;
+    const kernel* k = kernel::instance();
+    const unsigned hz = c && k ? k->config().hz : 100;
     return (unsigned long)((c ? c->now() : models::now_ps()) / (models::PS_PER_S / hz));
 }
 unsigned int simhost_hz(void) { return 100; }

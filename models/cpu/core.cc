@@ -134,7 +134,7 @@ void core::do_irq()
     m_in_irq = false;
     // irq_exit: softirqs run here unless we interrupted one, or ksoftirqd has
     // them (4cd13c21b207).
-    if (prev != ctx::softirq && m_softirq_pending && !(m_cfg.ksoftirqd_defers && m_ksoftirqd.woken)) {
+    if (prev != ctx::softirq && m_softirq_pending && !(m_cfg.sched.ksoftirqd_defers && m_ksoftirqd.woken)) {
         m_stats.softirq_inline++;
         do_softirq(false);
     }
@@ -156,7 +156,7 @@ void core::do_softirq(bool from_ksoftirqd)
     if (from_ksoftirqd)
         m_stats.ksoftirqd_runs++;
     const tick_t start = now();
-    unsigned restart = m_cfg.softirq_max_restart;
+    unsigned restart = m_cfg.sched.softirq_max_restart;
     for (;;) {
         const uint32_t p = m_softirq_pending;
         m_softirq_pending = 0;
@@ -165,7 +165,7 @@ void core::do_softirq(bool from_ksoftirqd)
                 m_softirq_handlers[nr]();
         if (!m_softirq_pending)
             break;
-        if (now() - start < m_cfg.softirq_max_time_ps && --restart) {
+        if (now() - start < m_cfg.sched.softirq_max_time_ps && --restart) {
             preempt_point();
             continue;
         }
@@ -189,14 +189,14 @@ void core::ksoftirqd_task::step(core& c)
 void core::wake(tick_t at)
 {
     m_stats.wakeups++;
-    const tick_t when = at + m_clk.cycles(m_cfg.wakeup_cycles);
+    const tick_t when = at + m_clk.cycles(m_cfg.sched.wakeup_cycles);
     m_wake.notify(from_ps(when > now_ps() ? when - now_ps() : 0));
 }
 
 task* core::pick_task()
 {
     const tick_t n = now();
-    if (m_running && m_running->runnable() && n - m_slice_start < m_cfg.sched_slice_ps)
+    if (m_running && m_running->runnable() && n - m_slice_start < m_cfg.sched.sched_slice_ps)
         return m_running;
     for (size_t k = 1; k <= m_tasks.size(); k++) {
         task* t = m_tasks[(m_rr + k) % m_tasks.size()];
@@ -229,7 +229,7 @@ void core::main()
             if (t != m_running) {
                 if (m_running) {
                     m_ctx = ctx::sys;
-                    charge(m_cfg.ctx_switch_cycles, CAT_DRIVER);
+                    charge(m_cfg.sched.ctx_switch_cycles, CAT_DRIVER);
                     m_stats.ctx_switches++;
                 }
                 m_running = t;

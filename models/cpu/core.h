@@ -5,7 +5,8 @@
 // hardirqs, softirqs at irq exit (unless ksoftirqd is runnable and
 // ksoftirqd_defers, as with commit 4cd13c21b207), and runnable tasks
 // round-robin with a CFS-like slice; __do_softirq's 10-restart / 2 ms limits
-// and the hand-over to ksoftirqd; per-context time accounting (mpstat's
+// and the hand-over to ksoftirqd (the policy is cpu_config::sched, which
+// elaboration takes from the kernel's [kernel] group); per-context time accounting (mpstat's
 // %irq %soft %sys %usr %idle) and per-category cycle accounting. Code runs
 // ahead of SystemC time (temporal decoupling, tlm_quantumkeeper) and
 // synchronises at quantum ends and at every interaction with another agent.

@@ -1,14 +1,30 @@
-// models/cpu/cpu_config.h: configuration of the CPU cores ([cpu] group).
+// models/cpu/cpu_config.h: configuration of the CPU cores ([cpu] group) and
+// the scheduling policy they carry out.
 #pragma once
 #include <cstdint>
 #include "common/params.h"
 
 namespace models::cpu {
 
+// The Linux policy a core carries out: __do_softirq's limits and the
+// hand-over to ksoftirqd, the task slice, and the cost of the scheduler's
+// paths. Not [cpu] keys: they belong to the kernel ([kernel],
+// drivers/khost/kernel_params.def) and elaboration (sim/soc.cc) copies them
+// here. The defaults equal that table's (Linux v5.4; tests/unit checks it).
+struct sched_policy {
+    uint32_t softirq_max_restart = 10;           // rounds before ksoftirqd takes over (MAX_SOFTIRQ_RESTART)
+    uint64_t softirq_max_time_ps = 2000000000;   // ps of softirq work before the same (MAX_SOFTIRQ_TIME)
+    bool ksoftirqd_defers = true;                // irq_exit leaves softirqs to a runnable ksoftirqd
+    uint64_t sched_slice_ps = 3000000000;        // ps a task runs before the next runnable task
+    uint32_t ctx_switch_cycles = 3000;           // core cycles per switch between tasks
+    uint32_t wakeup_cycles = 2000;               // core cycles from a cross-core wake-up until the task runs
+};
+
 struct cpu_config {
 #define P FEC_PARAM_STRUCT_MEMBER
 #include "cpu/cpu_params.def"
 #undef P
+    sched_policy sched;  // set by elaboration from [kernel]
 };
 extern const param_table cpu_param_table;
 

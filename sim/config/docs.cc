@@ -143,6 +143,8 @@ std::string params_text(const std::string& group, int width)
         if (!o.empty())
             o += "\n";
         o += std::string("[") + g.name + "] " + g.title + "\n";
+        for (const auto& l : wrap(std::string("Implemented in: ") + g.implemented_in, width > 0 ? (size_t)width - 2 : 0))
+            o += "  " + l + "\n";
         if (g.note)
             for (const auto& l : wrap(g.note, width > 0 ? (size_t)width - 2 : 0))
                 o += "  " + l + "\n";
@@ -167,7 +169,8 @@ std::string params_markdown_format()
     std::string o;
     o += "# Scenario file format\n\n"
          "<!-- Generated from the parameter tables by `fecsim list-params --markdown` (`make docs`).\n"
-         "     Do not edit: change the tables (models/*/*_params.def, sim/registry.cc) instead. -->\n\n";
+         "     Do not edit: change the tables (models/*/*_params.def, drivers/khost/*_params.def,\n"
+         "     sim/config/*_params.def, sim/config/registry.cc) instead. -->\n\n";
     o += "A scenario is a GKeyFile `.ini` file. It opens with a `[scenario]` group and has one group per\n"
          "component; the keys of a group are exactly the names in that component's parameter table\n"
          "(below). Values carry their unit. Lines starting with `#` are comments; a comment cannot\n"
@@ -232,7 +235,7 @@ std::string params_markdown_format()
         o += std::string("\n### ") + g.name + "\n\n`[" + g.name + "]`: " + g.title + ".";
         if (g.note)
             o += std::string(" ") + g.note;
-        o += "\n\n" + md_table(g);
+        o += std::string("\n\nImplemented in: ") + g.implemented_in + "\n\n" + md_table(g);
     }
     return o;
 }
@@ -258,6 +261,8 @@ std::string params_markdown_model(const std::string& group, const std::vector<st
         o += std::string(": ") + g->title;
     o += "\n\n<!-- Generated from the parameter and statistics tables by `fecsim list-params --markdown " + group +
          "` (`make docs`). Do not edit. -->\n\n";
+    if (const char* impl = registry_implemented_in(group))
+        o += std::string("Implemented in: ") + impl + "\n\n";
     if (g) {
         if (g->note)
             o += std::string(g->note) + "\n\n";

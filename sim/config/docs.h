@@ -9,6 +9,9 @@
 
 namespace sim {
 
+// Every group and page names the source files that implement it
+// ("Implemented in: ...", from the registry).
+//
 // Text tables of one group ("" = all). width > 0 wraps descriptions to fit.
 std::string params_text(const std::string& group, int width);
 // docs/scenario-format.md: the file format and every group and key.

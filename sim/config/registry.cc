@@ -86,57 +86,128 @@ const std::vector<group_entry>& registry_groups()
 {
     // Order: [scenario] first, then the SoC from the cores outwards, then software.
     static const std::vector<group_entry> groups = {
-        {"scenario", scenario_param_table.title, &scenario_param_table,
+        {"scenario", scenario_param_table.title,
+         "sim/soc.{h,cc} (seed, warm-up, duration and quantum of the run); include= is read by "
+         "sim/config/scenario_read.cc",
+         &scenario_param_table,
          [](soc_config& c) -> void* { return &c.scenario; }, k_scenario_strings, count_of(k_scenario_strings),
          "Every scenario file should open with this group. include= is only read from files, not from -o."},
-        {"soc", "The SoC the scenario describes", nullptr, nullptr, k_soc_strings, count_of(k_soc_strings), nullptr},
-        {"cpu", models::cpu::cpu_param_table.title, &models::cpu::cpu_param_table,
+        {"soc", "The SoC the scenario describes",
+         "sim/config/registry.cc (recorded with the results; the SoC itself is the groups below)",
+         nullptr, nullptr, k_soc_strings, count_of(k_soc_strings), nullptr},
+        {"cpu", models::cpu::cpu_param_table.title,
+         "models/cpu/core.{h,cc}",
+         &models::cpu::cpu_param_table,
          [](soc_config& c) -> void* { return &c.cpu; }, nullptr, 0,
          "cores sets the number of L1 caches; clock is also the clock of the L1s and the memory hog, and "
-         "the clock of \"N cycles\" in [scenario] times."},
-        {"l1", models::cache::l1_param_table.title, &models::cache::l1_param_table,
+         "the clock of \"N cycles\" in [scenario] times. The Linux policy the cores carry out (softirq "
+         "limits, task slice, scheduler costs, IRQ affinity) is in [kernel]."},
+        {"l1", models::cache::l1_param_table.title,
+         "models/cache/l1.{h,cc}",
+         &models::cache::l1_param_table,
          [](soc_config& c) -> void* { return &c.mem.l1; }, nullptr, 0,
          "The L1 runs at [cpu] clock. seed is currently replaced by [scenario] seed at elaboration "
          "(sim/soc.cc), so setting it has no effect."},
-        {"l2", models::cache::l2_param_table.title, &models::cache::l2_param_table,
+        {"l2", models::cache::l2_param_table.title,
+         "models/cache/pl310.{h,cc}",
+         &models::cache::l2_param_table,
          [](soc_config& c) -> void* { return &c.mem.l2; }, nullptr, 0,
          "seed is currently replaced by [scenario] seed at elaboration (sim/soc.cc), so setting it has no "
          "effect."},
-        {"noc", models::mem::noc_param_table.title, &models::mem::noc_param_table,
+        {"noc", models::mem::noc_param_table.title,
+         "models/mem/noc.{h,cc} (the NIC-301 AXI fabric)",
+         &models::mem::noc_param_table,
          [](soc_config& c) -> void* { return &c.mem.noc; }, nullptr, 0, nullptr},
-        {"dram", models::mem::dram_param_table.title, &models::mem::dram_param_table,
+        {"dram", models::mem::dram_param_table.title,
+         "models/mem/dram.{h,cc}",
+         &models::mem::dram_param_table,
          [](soc_config& c) -> void* { return &c.mem.dram; }, nullptr, 0, nullptr},
-        {"stress", khost::stress_param_table.title, &khost::stress_param_table,
+        {"stress", khost::stress_param_table.title,
+         "drivers/khost/stress.{h,cc} (a worker sharing a core with network work: drivers/khost/hog_task.{h,cc})",
+         &khost::stress_param_table,
          [](soc_config& c) -> void* { return &c.stress; }, nullptr, 0,
          "The workers run at [cpu] clock and allocate past dram.backed."},
-        {"enet", models::enet::enet_param_table.title, &models::enet::enet_param_table,
+        {"enet", models::enet::enet_param_table.title,
+         "models/enet/enet.{h,cc}",
+         &models::enet::enet_param_table,
          [](soc_config& c) -> void* { return &c.enet; }, nullptr, 0,
          "The MAC at 0x02188000, interrupt 150, on the fabric beside the PL310. link_speed must equal "
          "[traffic] link_speed; the driver is told it as its link_speed module parameter. Registers, "
          "descriptors, FIFO and uDMA behaviour: docs/models/enet-design.md."},
-        {"traffic", models::traffic::traffic_param_table.title, &models::traffic::traffic_param_table,
+        {"traffic", models::traffic::traffic_param_table.title,
+         "models/traffic/traffic.{h,cc} (traffic_source)",
+         &models::traffic::traffic_param_table,
          [](soc_config& c) -> void* { return &c.traffic; }, k_traffic_strings, count_of(k_traffic_strings),
          "The link partner sending to the MAC. seed is replaced by [scenario] seed at elaboration."},
-        {"kernel", khost::kernel_param_table.title, &khost::kernel_param_table,
-         [](soc_config& c) -> void* { return &c.kernel; }, nullptr, 0, nullptr},
-        {"driver", khost::driver_param_table.title, &khost::driver_param_table,
+        {"kernel", khost::kernel_param_table.title,
+         "drivers/khost/khost.{h,cc}; the scheduling keys are carried out by models/cpu/core.{h,cc}, the "
+         "budgets by net_rx_action in drivers/shim/net.c",
+         &khost::kernel_param_table,
+         [](soc_config& c) -> void* { return &c.kernel; }, nullptr, 0,
+         "Every core carries out softirq_max_restart, softirq_max_time, ksoftirqd_defers, sched_slice, "
+         "ctx_switch_cycles and wakeup_cycles (given to it at elaboration, in core cycles of [cpu] clock); "
+         "netdev_budget and netdev_budget_time bound net_rx_action; irq_core is the ENET interrupt's "
+         "affinity. These were [cpu] keys: the old names are refused with the new one."},
+        {"driver", khost::driver_param_table.title,
+         "drivers/khost/driver_build.{h,cc} (build, patches) and drivers/khost/boot.{h,cc} (load, module "
+         "parameters, probe, tunables); our driver is drivers/fec",
+         &khost::driver_param_table,
          [](soc_config& c) -> void* { return &c.driver; }, k_driver_strings, count_of(k_driver_strings),
          "copybreak is set after probe like ethtool --set-tunable rx-copybreak; the ring sizes and the link "
          "speed are passed as module parameters (a driver without them keeps its own values)."},
-        {"stack", khost::stack_param_table.title, &khost::stack_param_table,
+        {"stack", khost::stack_param_table.title,
+         "drivers/shim/net.c (the stack as a cost model), set up by drivers/khost/boot.{h,cc}",
+         &khost::stack_param_table,
          [](soc_config& c) -> void* { return &c.stack; }, nullptr, 0, nullptr},
-        {"app", khost::app_param_table.title, &khost::app_param_table,
+        {"app", khost::app_param_table.title,
+         "drivers/khost/app.{h,cc}",
+         &khost::app_param_table,
          [](soc_config& c) -> void* { return &c.app; }, nullptr, 0, nullptr},
-        {"tx", khost::tx_param_table.title, &khost::tx_param_table,
+        {"tx", khost::tx_param_table.title,
+         "drivers/khost/tx.{h,cc}",
+         &khost::tx_param_table,
          [](soc_config& c) -> void* { return &c.tx; }, nullptr, 0,
          "Frames go from the board (02:00:00:00:00:01) to the link partner, whose sink verifies them "
          "(summary: tx.sent, tx.on_wire, tx.verified)."},
-        {"output", sim::output_param_table.title, &sim::output_param_table,
+        {"output", sim::output_param_table.title,
+         "sim/soc.{h,cc} (the sampler) and sim/results/results.{h,cc} (series.csv)",
+         &sim::output_param_table,
          [](soc_config& c) -> void* { return &c.output; }, nullptr, 0,
          "The series covers warm-up and measurement; counters in it are cumulative from time 0 except "
          "cpu0_busy_pct (per interval)."},
     };
     return groups;
+}
+
+const std::vector<stats_component>& registry_stats_components()
+{
+    static const std::vector<stats_component> components = {
+        {"sink", "models/traffic/traffic.{h,cc} (traffic_sink, the link partner's receiver)"},
+        {"coherence", "drivers/khost/coherence.{h,cc}"},
+        {"snmp", "drivers/shim/net.c (the stack's counters), read by drivers/khost/boot.{h,cc}"},
+        {"softnet", "drivers/shim/net.c (net_rx_action), read by drivers/khost/boot.{h,cc}"},
+        {"napi", "drivers/shim/net.c (NAPI polling), read by drivers/khost/boot.{h,cc}"},
+        {"netdev", "the driver's net_device counters (drivers/fec), through drivers/shim/platform.c and "
+                   "drivers/khost/boot.{h,cc}"},
+        {"ethtool", "the driver's ethtool -S counters (drivers/fec), through drivers/shim/platform.c and "
+                    "drivers/khost/boot.{h,cc}"},
+    };
+    return components;
+}
+
+const char* registry_implemented_in(const std::string& name)
+{
+    if (const group_entry* g = registry_find(name))
+        return g->implemented_in;
+    for (const auto& c : registry_stats_components())
+        if (name == c.name)
+            return c.implemented_in;
+    size_t n = name.size();
+    while (n > 0 && name[n - 1] >= '0' && name[n - 1] <= '9')
+        n--;
+    if (n > 0 && n < name.size())
+        return registry_implemented_in(name.substr(0, n));
+    return nullptr;
 }
 
 const group_entry* registry_find(const std::string& group)
@@ -172,6 +243,39 @@ std::vector<std::string> group_entry::keys(bool with_load_only) const
     return k;
 }
 
+const std::vector<moved_key>& registry_moved_keys()
+{
+    // Linux policy that was in [cpu] before the kernel host had its own group.
+    static const std::vector<moved_key> moved = {
+        {"cpu.irq_core", "kernel.irq_core"},
+        {"cpu.hz", "kernel.hz"},
+        {"cpu.softirq_max_restart", "kernel.softirq_max_restart"},
+        {"cpu.softirq_max_time", "kernel.softirq_max_time"},
+        {"cpu.ksoftirqd_defers", "kernel.ksoftirqd_defers"},
+        {"cpu.netdev_budget", "kernel.netdev_budget"},
+        {"cpu.netdev_budget_time", "kernel.netdev_budget_time"},
+        {"cpu.sched_slice", "kernel.sched_slice"},
+        {"cpu.ctx_switch_cycles", "kernel.ctx_switch_cycles"},
+        {"cpu.wakeup_cycles", "kernel.wakeup_cycles"},
+    };
+    return moved;
+}
+
+const moved_key* registry_moved(const std::string& group, const std::string& key)
+{
+    const std::string name = group + "." + key;
+    for (const auto& m : registry_moved_keys())
+        if (name == m.from)
+            return &m;
+    return nullptr;
+}
+
+std::string moved_key_message(const moved_key& m)
+{
+    const std::string to = m.to;
+    return std::string(m.from) + " moved to [" + to.substr(0, to.find('.')) + "]: write " + to;
+}
+
 const std::vector<config_rule>& registry_rules()
 {
     static const std::vector<config_rule> rules = {
@@ -179,9 +283,9 @@ const std::vector<config_rule>& registry_rules()
          [](const soc_config& c) -> std::string {
              return c.enet.link_speed == c.traffic.link_speed ? "" : "the MAC and its link partner must use the same link speed";
          }},
-        {"cpu.irq_core app.core cpu.cores",
+        {"kernel.irq_core app.core cpu.cores",
          [](const soc_config& c) -> std::string {
-             return c.cpu.irq_core < c.cpu.cores && c.app.core < c.cpu.cores ? "" : "cpu.irq_core and app.core must be cores that exist";
+             return c.kernel.irq_core < c.cpu.cores && c.app.core < c.cpu.cores ? "" : "kernel.irq_core and app.core must be cores that exist";
          }},
         {"traffic.size_list traffic.size_mode",
          [](const soc_config& c) -> std::string {

@@ -37,6 +37,10 @@ struct string_key {
 struct group_entry {
     const char* name;                  // scenario group, e.g. "l2"
     const char* title;                 // one line: what it is
+    // The source files that carry the group out, "models/cache/pl310.{h,cc}"
+    // (paths from the top of the tree; {a,b} lists endings), maybe with a few
+    // words on which part does what. Shown by list-params and the docs.
+    const char* implemented_in;
     const models::param_table* table;  // null for string-only groups
     void* (*config)(soc_config&);      // where the table's config struct lives in soc_config
     const string_key* strings;
@@ -53,8 +57,34 @@ struct group_entry {
 const std::vector<group_entry>& registry_groups();
 const group_entry* registry_find(const std::string& group);
 
+// Components that have statistics but no scenario group (their own
+// docs/models page): the instance name in stats.json ("sink", "snmp") and
+// where they are implemented (as group_entry::implemented_in).
+struct stats_component {
+    const char* name;
+    const char* implemented_in;
+};
+const std::vector<stats_component>& registry_stats_components();
+// implemented_in of a group or a stats component; a name with a numeric
+// suffix is an instance of the one without ("cpu0" -> [cpu]). Null if unknown.
+const char* registry_implemented_in(const std::string& name);
+
 // The [scenario] group's table (sim/scenario_params.def over scenario_config).
 extern const models::param_table scenario_param_table;
+
+// Keys that moved to another group (or were renamed). The loader refuses the
+// old name, naming the file:line or option: "cpu.netdev_budget moved to
+// [kernel]: write kernel.netdev_budget". One table, in registry.cc.
+struct moved_key {
+    const char* from;  // old "group.key"
+    const char* to;    // its name now, "group.key" (a key of the registry)
+};
+const std::vector<moved_key>& registry_moved_keys();
+// The entry whose old name is group.key, or null.
+const moved_key* registry_moved(const std::string& group, const std::string& key);
+// "cpu.netdev_budget moved to [kernel]: write kernel.netdev_budget" (the
+// caller adds where it was written).
+std::string moved_key_message(const moved_key& m);
 
 // Cross-key rules that the models enforce at elaboration (by throwing);
 // checked before elaboration so the error can name the keys and the file.

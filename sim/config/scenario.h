@@ -19,6 +19,7 @@
 #include <map>
 #include <string>
 #include <vector>
+#include "sim/config/did_you_mean.h"
 #include "sim/config/registry.h"
 #include "sim/config/soc_config.h"
 
@@ -87,11 +88,6 @@ std::string scenario_hash(const resolved_scenario& r);
 // unit, range, default) and where its value came from. `header` becomes the
 // comment above the first group.
 std::string scenario_dump(const resolved_scenario& r, const std::string& header);
-
-// The closest candidates by edit distance, each wrapped in open/close and
-// joined with "or" ("[l1] or [l2]"), or "" if none is close enough.
-std::string closest_name(const std::string& word, const std::vector<std::string>& candidates, const char* open = "'",
-                         const char* close = "'");
 
 // Scenario files compiled into the binary: "default.ini", "profiles/imx6q.ini", ...
 const char* builtin_scenario(const std::string& name);

@@ -149,9 +149,21 @@ START_TEST(test_docs_up_to_date)
         ck_assert_int_eq(m.status, 0);
         ck_assert_msg(m.out == read_text(fecsim_srcdir() + "/docs/models/" + g + ".md"),
                       "docs/models/%s.md is out of date: run make docs", g.c_str());
+        ck_assert_msg(m.out.find("\n\nImplemented in: ") != std::string::npos,
+                      "docs/models/%s.md does not say where it is implemented", g.c_str());
         n++;
     }
     ck_assert_uint_ge(n, 8);
+    // list-params names the implementation of every group.
+    proc_result lp = fecsim({"list-params"});
+    ck_assert_int_eq(lp.status, 0);
+    size_t groups = 0, impl = 0;
+    for (size_t at = lp.out.find("\n["); at != std::string::npos; at = lp.out.find("\n[", at + 1))
+        groups++;
+    for (size_t at = lp.out.find("\n  Implemented in: "); at != std::string::npos;
+         at = lp.out.find("\n  Implemented in: ", at + 1))
+        impl++;
+    ck_assert_uint_eq(impl, groups + 1);  // the first group has no "\n" before it
 }
 END_TEST
 

@@ -1,6 +1,7 @@
 // Scenario loader: includes, overrides, later-wins, every error path with
 // its exact message shape, and the resolved-file round trip.
 #include "tests/lib.h"
+#include <cstring>
 #include <ftw.h>
 #include <glib.h>
 #include <string>
@@ -260,6 +261,35 @@ START_TEST(test_rules_name_the_last_key)
 }
 END_TEST
 
+// Keys that moved to another group are refused under their old name, in
+// files (FILE:LINE) and in -o, with the name to write instead.
+START_TEST(test_moved_keys)
+{
+    const std::string f = put("old.ini", "[scenario]\nid=old\n[cpu]\ncores=4\nnetdev_budget=64\n"
+                                         "[kernel]\nsched_slice=1ms\n");
+    loaded l = load({f}, {"cpu.irq_core=1", "kernel.netdev_budget=32"});
+    expect_error(l, f + ":5: error: cpu.netdev_budget moved to [kernel]: write kernel.netdev_budget");
+    expect_error(l, "error: -o cpu.irq_core=1: cpu.irq_core moved to [kernel]: write kernel.irq_core");
+    ck_assert_uint_eq(l.errors.size(), 2);
+    // The new names take the values.
+    loaded n = load({}, {"kernel.netdev_budget=64", "kernel.irq_core=2", "kernel.softirq_max_time=1ms"});
+    ck_assert_msg(n.ok, "%s", n.errors.empty() ? "" : n.errors[0].c_str());
+    ck_assert_uint_eq(n.r.cfg.kernel.netdev_budget, 64);
+    ck_assert_uint_eq(n.r.cfg.kernel.irq_core, 2);
+    ck_assert_uint_eq(n.r.cfg.kernel.softirq_max_time_ps, 1000000000ull);
+    // Every entry's new name is a key, its old name is not.
+    for (const auto& m : registry_moved_keys()) {
+        const std::string from = m.from, to = m.to;
+        const group_entry* g = registry_find(to.substr(0, to.find('.')));
+        ck_assert_msg(g && g->find_param(to.substr(to.find('.') + 1)), "%s is not a key", m.to);
+        const group_entry* o = registry_find(from.substr(0, from.find('.')));
+        ck_assert_msg(!o || !o->find_param(from.substr(from.find('.') + 1)), "%s is still a key", m.from);
+        ck_assert(registry_moved(from.substr(0, from.find('.')), from.substr(from.find('.') + 1)) == &m);
+    }
+    ck_assert(registry_moved("kernel", "netdev_budget") == nullptr);
+}
+END_TEST
+
 // A resolved file loads back to the identical configuration, compared key by key.
 START_TEST(test_resolved_round_trip)
 {
@@ -314,8 +344,82 @@ START_TEST(test_registry_consistent)
             for (size_t j = i + 1; j < keys.size(); j++)
                 ck_assert_msg(keys[i] != keys[j], "[%s] %s twice", g.name, keys[i].c_str());
     }
+    // The cores' scheduling policy defaults (models/cpu/cpu_config.h) equal [kernel]'s.
+    khost::kernel_config k;
+    const models::cpu::sched_policy p;
+    ck_assert_uint_eq(p.softirq_max_restart, k.softirq_max_restart);
+    ck_assert_uint_eq(p.softirq_max_time_ps, k.softirq_max_time_ps);
+    ck_assert_uint_eq(p.ksoftirqd_defers, k.ksoftirqd_defers);
+    ck_assert_uint_eq(p.sched_slice_ps, k.sched_slice_ps);
+    ck_assert_uint_eq(p.ctx_switch_cycles, k.ctx_switch_cycles);
+    ck_assert_uint_eq(p.wakeup_cycles, k.wakeup_cycles);
     CK_STR_EQ(closest_name("assco", {"assoc", "size"}).c_str(), "'assoc'");
     CK_STR_EQ(closest_name("zzzzzz", {"assoc", "size"}).c_str(), "");
+}
+END_TEST
+
+// The paths in an "Implemented in" text ("models/cache/pl310.{h,cc} (...)"),
+// braces expanded: every word with a '/' in it.
+std::vector<std::string> paths_in(const std::string& text)
+{
+    std::vector<std::string> out;
+    size_t i = 0;
+    while (i < text.size()) {
+        std::string word, alts;
+        while (i < text.size() && (g_ascii_isalnum(text[i]) || std::strchr("_./-{", text[i]))) {
+            if (text[i] == '{') {
+                const size_t e = text.find('}', i);
+                ck_assert_msg(e != std::string::npos, "unclosed brace in '%s'", text.c_str());
+                alts = text.substr(i + 1, e - i - 1);
+                i = e + 1;
+                break;
+            }
+            word += text[i++];
+        }
+        if (word.empty()) {
+            i++;
+            continue;
+        }
+        if (word.find('/') == std::string::npos)
+            continue;
+        while (alts.empty() && !word.empty() && word.back() == '.')
+            word.pop_back();
+        if (alts.empty()) {
+            out.push_back(word);
+            continue;
+        }
+        size_t a = 0;
+        for (size_t c = alts.find(','); ; c = alts.find(',', a)) {
+            out.push_back(word + alts.substr(a, c == std::string::npos ? std::string::npos : c - a));
+            if (c == std::string::npos)
+                break;
+            a = c + 1;
+        }
+    }
+    return out;
+}
+
+// Every group and statistics-only component names the files that implement
+// it, and they exist in the source tree.
+START_TEST(test_implemented_in)
+{
+    const char* srcdir = g_getenv("FECSIM_SRCDIR");
+    std::vector<std::pair<std::string, std::string>> all;
+    for (const auto& g : registry_groups())
+        all.push_back({g.name, g.implemented_in ? g.implemented_in : ""});
+    for (const auto& c : registry_stats_components())
+        all.push_back({c.name, c.implemented_in ? c.implemented_in : ""});
+    for (const auto& [name, impl] : all) {
+        const auto paths = paths_in(impl);
+        ck_assert_msg(!paths.empty(), "%s: no source file in '%s'", name.c_str(), impl.c_str());
+        for (const auto& p : paths)
+            ck_assert_msg(!srcdir || g_file_test((std::string(srcdir) + "/" + p).c_str(), G_FILE_TEST_EXISTS),
+                          "%s: %s does not exist", name.c_str(), p.c_str());
+    }
+    CK_STR_EQ(registry_implemented_in("l2"), "models/cache/pl310.{h,cc}");
+    CK_STR_EQ(registry_implemented_in("cpu3"), registry_implemented_in("cpu"));
+    ck_assert(registry_implemented_in("l3") == nullptr);
+    ck_assert_uint_eq(paths_in("a/b.{h,cc} (x), c/d.c; e").size(), 3);
 }
 END_TEST
 
@@ -334,8 +438,10 @@ Suite* suite_loader(void)
     tcase_add_test(tc, test_include_errors);
     tcase_add_test(tc, test_option_errors);
     tcase_add_test(tc, test_rules_name_the_last_key);
+    tcase_add_test(tc, test_moved_keys);
     tcase_add_test(tc, test_resolved_round_trip);
     tcase_add_test(tc, test_registry_consistent);
+    tcase_add_test(tc, test_implemented_in);
     suite_add_tcase(s, tc);
     return s;
 }
