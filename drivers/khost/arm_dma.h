@@ -1,5 +1,5 @@
 // drivers/khost/arm_dma.h: streaming-DMA cache maintenance as 32-bit ARM
-// Linux (v5.4) performs it on a Cortex-A9 + PL310 (hw-facts 4.3, 4.4).
+// Linux (v5.4) performs it on a Cortex-A9 + PL310 (docs/sources.md §4.3, 4.4).
 //
 //   sync_for_cpu(dir != TO_DEVICE)  : outer (PL310) invalidate range, then
 //                                     L1 v7_dma_inv_range           (__dma_page_dev_to_cpu)

@@ -1,4 +1,4 @@
-// drivers/khost/stress.h: the `stress -m` memory hog (hw-facts 5).
+// drivers/khost/stress.h: the `stress -m` memory hog (docs/sources.md §5).
 //
 // Each worker runs on its own core and loops: fault in every page of a
 // vm_bytes footprint (kernel work, then the page is zeroed with full-line

@@ -1,5 +1,5 @@
 // models/cache/pl310_regs.h: PL310 / L2C-310 register offsets used by Linux
-// (arch/arm/include/asm/hardware/cache-l2x0.h; hw-facts 4.2).
+// (arch/arm/include/asm/hardware/cache-l2x0.h; docs/sources.md §4.2).
 #pragma once
 #include <cstdint>
 

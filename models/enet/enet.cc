@@ -467,7 +467,7 @@ void enet::encode_bd(const bd& b, uint8_t* o) const
 {
     const bool le = le_bds();
     // With DBSWP the first word is datlen then sc (little-endian halves); without
-    // it the big-endian word puts sc first (ColdFire order, hw-facts 1.3).
+    // it the big-endian word puts sc first (ColdFire order, docs/sources.md §1.3).
     st16(o + 0, le ? b.datlen : b.sc, le);
     st16(o + 2, le ? b.sc : b.datlen, le);
     st32(o + 4, b.bufaddr, le);

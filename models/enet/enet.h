@@ -1,7 +1,7 @@
 // models/enet/enet.h: the i.MX6Q ENET (FEC) MAC with its uDMA, RX/TX FIFOs,
 // register file, MDIO and the RMON/IEEE counter block.
 //
-// Models (hw-facts 1, 2):
+// Models (docs/sources.md §1, 2):
 //  - the register file at the i.MX6Q offsets (enet_regs.h), reset values,
 //    EIR write-1-to-clear, RDAR/TDAR, soft reset, MIB freeze/clear;
 //  - legacy 8-B and enhanced 32-B descriptors in simulated memory, little-
@@ -69,7 +69,7 @@ struct bd {
 
 class enet : public sc_core::sc_module, private frame_sink_if {
 public:
-    tlm_utils::simple_target_socket<enet> regs;     // MMIO, 32-bit accesses at hw-facts 1.4 offsets
+    tlm_utils::simple_target_socket<enet> regs;     // MMIO, 32-bit accesses at docs/sources.md §1.4 offsets
     tlm_utils::simple_initiator_socket<enet> dma;   // uDMA master; bind to noc::masters
     sc_core::sc_out<bool> irq;                      // level: (EIR & EIMR) != 0, delayed
     sc_core::sc_export<frame_sink_if> phy_rx;       // frames from the link partner

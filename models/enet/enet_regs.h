@@ -2,9 +2,9 @@
 // offsets, register bits and buffer-descriptor bits.
 //
 // Offsets are byte offsets from the ENET base; every register is 32 bits wide.
-// Sources: hw-facts 1.3 (descriptor layouts and bits), 1.4 (registers and reset
+// Sources: docs/sources.md §1.3 (descriptor layouts and bits), 1.4 (registers and reset
 // values), 1.5 (pause). The RMON/IEEE counter offsets and the enhanced-BD esc
-// bits not named in hw-facts follow the public NetBSD i.MX6 ENET register
+// bits not named there follow the public NetBSD i.MX6 ENET register
 // header (facts only). Bits marked [recall] are from memory of the reference
 // manual and not confirmed by a source read in this project. Not defined
 // here: the 1588 timer block (0x400..) and the AVB/multi-queue registers,
@@ -14,7 +14,7 @@
 
 namespace models::enet {
 
-// Register offsets (hw-facts 1.4).
+// Register offsets (docs/sources.md §1.4).
 enum reg : uint32_t {
     REG_EIR = 0x004,   // interrupt event, write 1 to clear
     REG_EIMR = 0x008,  // interrupt mask: 1 = event drives the irq line
@@ -113,7 +113,7 @@ enum mib_reg : uint32_t {
 };
 constexpr unsigned MIB_WORDS = (REG_MIB_LAST - REG_MIB_FIRST) / 4 + 1;
 
-// EIR / EIMR bits (hw-facts 1.4).
+// EIR / EIMR bits (docs/sources.md §1.4).
 enum eir_bit : uint32_t {
     EIR_HBERR = 1u << 31,    // heartbeat error
     EIR_BABR = 1u << 30,     // babbling receive error
@@ -149,7 +149,7 @@ enum ecr_bit : uint32_t {
     ECR_DBGEN = 1u << 6,    // freeze in debug mode (not modelled)
     ECR_STOPEN = 1u << 7,   // stop in doze mode (not modelled)
     ECR_DBSWP = 1u << 8,    // descriptors little-endian (byte swap); clear = big-endian layout
-    ECR_RESET_VALUE = 0xF0000000u,  // bits 31:28 read as 1 (hw-facts 1.4, QEMU)
+    ECR_RESET_VALUE = 0xF0000000u,  // bits 31:28 read as 1 (docs/sources.md §1.4, QEMU)
     ECR_WRITABLE = 0x000001FEu,
 };
 
@@ -181,7 +181,7 @@ enum rcr_bit : uint32_t {
     RCR_RGMII_EN = 1u << 6,  // RGMII interface
     RCR_RMII_MODE = 1u << 8, // RMII interface
     RCR_RMII_10T = 1u << 9,  // 10 Mbit/s in RMII mode
-    RCR_PADEN = 1u << 12,    // remove padding (not modelled; hw-facts 1.1 PADEN bug)
+    RCR_PADEN = 1u << 12,    // remove padding (not modelled; docs/sources.md §1.1 PADEN bug)
     RCR_PAUFWD = 1u << 13,   // forward pause frames
     RCR_CRCFWD = 1u << 14,   // strip CRC (not modelled; FCS always written)
     RCR_CFEN = 1u << 15,     // MAC control frame enable
@@ -189,7 +189,7 @@ enum rcr_bit : uint32_t {
     RCR_MAX_FL_MASK = 0x3FFFu << 16,
     RCR_NLC = 1u << 30,      // payload length check
     RCR_GRS = 1u << 31,      // graceful receive stopped (read-only)
-    RCR_RESET_VALUE = 0x05EE0001u,  // MAX_FL 1518, LOOP (hw-facts 1.4, QEMU)
+    RCR_RESET_VALUE = 0x05EE0001u,  // MAX_FL 1518, LOOP (docs/sources.md §1.4, QEMU)
 };
 
 // TCR bits.
@@ -202,7 +202,7 @@ enum tcr_bit : uint32_t {
     TCR_CRCFWD = 1u << 9,    // do not append CRC (not modelled; TC bit governs)
 };
 
-// Interrupt coalescing registers RXIC0/TXIC0 (i.MX6SX and later; hw-facts 1.4).
+// Interrupt coalescing registers RXIC0/TXIC0 (i.MX6SX and later; docs/sources.md §1.4).
 enum ic_field : uint32_t {
     IC_EN = 1u << 31,        // coalescing enabled
     IC_CS = 1u << 30,        // clock select (model: always the ENET clock)
@@ -217,7 +217,7 @@ enum tfwr_bit : uint32_t {
     TFWR_STRFWD = 1u << 8,   // store and forward
 };
 
-// TACC / RACC bits (hw-facts 1.4).
+// TACC / RACC bits (docs/sources.md §1.4).
 enum acc_bit : uint32_t {
     TACC_SHIFT16 = 1u << 0,  // TX: first 2 bytes of the first buffer are skipped
     TACC_IPCHK = 1u << 3,    // insert IPv4 header checksum (not modelled)
@@ -229,7 +229,7 @@ enum acc_bit : uint32_t {
     RACC_SHIFT16 = 1u << 7,  // RX: 2 bytes written before the frame, counted in the length
 };
 
-// Reset values of the threshold registers (hw-facts 1.2).
+// Reset values of the threshold registers (docs/sources.md §1.2).
 constexpr uint32_t OPD_RESET_VALUE = 0x00010000u;
 constexpr uint32_t FTRL_RESET_VALUE = 0x7FF;
 constexpr uint32_t TIPG_RESET_VALUE = 12;
@@ -238,7 +238,7 @@ constexpr uint32_t RAFL_RESET_VALUE = 4;
 constexpr uint32_t TAEM_RESET_VALUE = 4;
 constexpr uint32_t TAFL_RESET_VALUE = 8;
 
-// Buffer descriptors (hw-facts 1.3). Legacy BD: 8 bytes; enhanced BD: 32 bytes.
+// Buffer descriptors (docs/sources.md §1.3). Legacy BD: 8 bytes; enhanced BD: 32 bytes.
 constexpr unsigned BD_LEGACY_BYTES = 8;
 constexpr unsigned BD_ENHANCED_BYTES = 32;
 
