@@ -3,6 +3,7 @@
 #include <cstring>
 #include <string>
 #include "common/log.h"
+#include "drivers/khost/fault.h"
 
 namespace sim {
 
@@ -36,6 +37,7 @@ static cpu::cpu_config scheduled(const soc_config& c)
     p.sched.sched_slice_ps = c.kernel.sched_slice_ps;
     p.sched.ctx_switch_cycles = c.kernel.ctx_switch_cycles;
     p.sched.wakeup_cycles = c.kernel.wakeup_cycles;
+    p.sched.lockup_ps = c.kernel.lockup_ps;
     return p;
 }
 
@@ -82,6 +84,7 @@ soc::soc(const soc_config& cfg) : m_cfg(cfg), m_mem(seeded(cfg)), m_stress("stre
     std::vector<cpu::core*> cores;
     for (auto& c : m_cores)
         cores.push_back(c.get());
+    watch_cores(cores);
     m_kernel.reset(new kernel("kernel", cfg.kernel, m_mem, cores, ENET_BASE, ENET_SIZE));
     m_kernel->mmio.bind(m_enet->regs);
 

@@ -35,24 +35,41 @@ inline void hook(const void* p, size_t size, bool write, const void* site)
 
 } // namespace
 
+#define RA __builtin_return_address(0)
+
 extern "C" {
 
 void __tsan_init(void) {}
 
+// Entry and exit keep the running core's stack of function entries and
+// trace_pc its last basic block (core::trace(), for fault reports).
 void __tsan_func_entry(void*)
 {
-    if (core* c = core::current())
+    if (core* c = core::current()) {
+        core::code_trace& t = c->trace();
+        if (t.depth < core::code_trace::max_depth)
+            t.frames[t.depth] = RA;
+        t.depth++;
         c->charge(c->config().call_cycles, c->current_cat());
+    }
 }
-void __tsan_func_exit(void) {}
+void __tsan_func_exit(void)
+{
+    if (core* c = core::current()) {
+        core::code_trace& t = c->trace();
+        if (t.depth)
+            t.depth--;
+    }
+}
 
 void __sanitizer_cov_trace_pc(void)
 {
-    if (core* c = core::current())
+    if (core* c = core::current()) {
+        c->trace().pc = RA;
         c->charge(c->config().bb_cycles, c->current_cat());
+    }
 }
 
-#define RA __builtin_return_address(0)
 #define FEC_HOOK(n)                                                                                          \
     void __tsan_read##n(void* p) { hook(p, n, false, RA); }                                                  \
     void __tsan_write##n(void* p) { hook(p, n, true, RA); }                                                  \

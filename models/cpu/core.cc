@@ -79,11 +79,20 @@ void core::stall_until(tick_t t, cat c)
 
 void core::sync()
 {
+    check_lockup();
     if (m_local) {
         s_current = nullptr;  // other processes run now: nobody's code is ours
         sc_core::wait(from_ps(m_local));
     }
     resume();
+}
+
+void core::lockup()
+{
+    const tick_t stuck = now() - m_work_start;
+    m_work_start = now();  // if the handler returns, fire again one lockup_ps later
+    if (m_lockup)
+        m_lockup(*this, stuck);
 }
 
 void core::settle()
@@ -215,13 +224,13 @@ void core::main()
     m_acct_mark = now_ps();
     if (m_boot) {
         m_ctx = ctx::sys;
-        m_boot();
+        unit_of_work(m_boot);
         sync();
     }
     for (;;) {
         s_current = this;
         if (m_irq_level && !m_in_irq && m_irq_handler) {
-            do_irq();
+            unit_of_work([this] { do_irq(); });
             continue;
         }
         task* t = pick_task();
@@ -236,7 +245,7 @@ void core::main()
                 m_slice_start = now();
             }
             m_ctx = t->mode;
-            t->step(*this);
+            unit_of_work([this, t] { t->step(*this); });
             continue;
         }
         m_running = nullptr;

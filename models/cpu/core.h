@@ -71,8 +71,12 @@ public:
         m_local += ps;
         m_ctx_ps[(int)m_ctx] += ps;
         m_cat_ps[c] += ps;
-        if (m_local >= m_sync_budget && !m_atomic)
-            sync();
+        if (m_local >= m_sync_budget) {
+            if (!m_atomic)
+                sync();
+            else
+                check_lockup();
+        }
     }
     void charge(uint64_t cycles, cat c) { charge_ps(m_clk.cycles(cycles), c); }
     // Bring SystemC time to this core's time (before interacting with another agent).
@@ -87,6 +91,24 @@ public:
         if (--m_atomic == 0 && m_local >= m_sync_budget)
             sync();
     }
+
+    // --- Where the core's code is. The instrumentation hooks keep it (the
+    // last basic block entered and the stack of function entries); the
+    // kernel host reads it to name the code of a fault or a lockup. ---
+    struct code_trace {
+        static constexpr unsigned max_depth = 32;
+        const void* pc = nullptr;                  // last basic block entered
+        const void* frames[max_depth] = {};        // function entries, outermost first
+        unsigned depth = 0;                        // may exceed max_depth: deeper frames not kept
+    };
+    code_trace& trace() { return m_trace; }
+    // Soft-lockup watchdog: h runs on this core's thread when one unit of
+    // work (a hardirq with the softirqs at its exit, one softirq run of
+    // ksoftirqd, one task step, the boot) has run for more than
+    // sched.lockup_ps of this core's time without returning to the
+    // scheduler; stuck_ps is how long. h is expected to throw; if it
+    // returns, the watchdog fires again one lockup_ps later.
+    void set_lockup_handler(std::function<void(core&, tick_t stuck_ps)> h) { m_lockup = std::move(h); }
     cat current_cat() const { return m_cat; }
     cat set_cat(cat c) { cat o = m_cat; m_cat = c; return o; }
     ctx current_ctx() const { return m_ctx; }
@@ -130,6 +152,23 @@ private:
     void do_softirq(bool from_ksoftirqd);
     task* pick_task();
     void resume();  // after any wait(): re-read SystemC time
+    static constexpr tick_t NO_WORK = ~(tick_t)0;
+    void check_lockup()
+    {
+        if (m_work_start != NO_WORK && m_cfg.sched.lockup_ps && now() - m_work_start > m_cfg.sched.lockup_ps)
+            lockup();
+    }
+    void lockup();
+    // Runs fn as one unit of work of the soft-lockup watchdog (nested units belong to the outer one).
+    template <typename F> void unit_of_work(F&& fn)
+    {
+        const bool outer = m_work_start == NO_WORK;
+        if (outer)
+            m_work_start = now();
+        fn();
+        if (outer)
+            m_work_start = NO_WORK;
+    }
 
     class ksoftirqd_task : public task {
     public:
@@ -169,6 +208,9 @@ private:
     sc_core::sc_event m_wake;
     tick_t m_acct_mark = 0;  // time up to which accounting is closed
     cpu_stats m_stats{};
+    code_trace m_trace;
+    tick_t m_work_start = NO_WORK;  // start of the running unit of work (NO_WORK: in the scheduler)
+    std::function<void(core&, tick_t)> m_lockup;
     static core* s_current;
 };
 

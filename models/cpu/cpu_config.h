@@ -18,6 +18,7 @@ struct sched_policy {
     uint64_t sched_slice_ps = 3000000000;        // ps a task runs before the next runnable task
     uint32_t ctx_switch_cycles = 3000;           // core cycles per switch between tasks
     uint32_t wakeup_cycles = 2000;               // core cycles from a cross-core wake-up until the task runs
+    uint64_t lockup_ps = 200000000000;           // ps one unit of work may run before the soft-lockup watchdog fires (0: off)
 };
 
 struct cpu_config {

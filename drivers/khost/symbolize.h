@@ -1,0 +1,18 @@
+// drivers/khost/symbolize.h: names a code address of kernel code.
+//
+// Contract: pc is an address inside an object with debug information (the
+// driver's shared object, or the program that links the shim runtime).
+// The result is "function (file:line)" of the innermost inlined frame that is
+// not in a shim header (memcpy, skb_put ...), so a driver address names the
+// driver's function and source line; "function" alone when there is no line
+// information, "(unknown site)" outside any loaded object. return_address:
+// pc is a return address (the call is the byte before it). Runs addr2line
+// (binutils) once per call: for reports, not for hot paths.
+#pragma once
+#include <string>
+
+namespace khost {
+
+std::string code_site(const void* pc, bool return_address);
+
+} // namespace khost
