@@ -5,6 +5,7 @@ noinst_LIBRARIES += sim/libsim.a
 sim_libsim_a_CXXFLAGS = $(AM_CXXFLAGS) $(GLIB_CFLAGS) $(JSONGLIB_CFLAGS) -DFECSIM_GNUPLOT='"$(GNUPLOT)"'
 sim_libsim_a_SOURCES = \
 	sim/soc.h sim/soc.cc \
+	sim/config/text.h \
 	sim/config/units.h sim/config/units.cc \
 	sim/config/registry.h sim/config/registry.cc \
 	sim/config/scenario.h sim/config/scenario.cc \

@@ -31,6 +31,7 @@
 #include <thread>
 #include <unistd.h>
 #include "sim/cli/commands.h"
+#include "sim/config/text.h"
 #include "sim/results/regress.h"
 #include "sim/results/sweep.h"
 #include "sim/results/results.h"
@@ -59,14 +60,6 @@ const char* const k_baseline_format = "fecsim-regress-baseline-1";
 
 std::string default_suite_dir() { return std::string(FECSIM_SRCDIR) + "/scenarios/regress"; }
 std::string default_baseline_dir() { return std::string(FECSIM_SRCDIR) + "/results/baselines/imx6q"; }
-
-std::string abs_path(const std::string& p)
-{
-    char* rp = realpath(p.c_str(), nullptr);
-    std::string r = rp ? rp : p;
-    free(rp);
-    return r;
-}
 
 std::string base_name(const std::string& p)
 {

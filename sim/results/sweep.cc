@@ -16,6 +16,7 @@
 #include <thread>
 #include <unistd.h>
 #include "sim/cli/commands.h"
+#include "sim/config/text.h"
 #include "sim/results/plot.h"
 #include "sim/results/results.h"
 
@@ -33,16 +34,6 @@ const char* const k_examples_sweep =
     "  fecsim collect results/imx6q-copybreak-stock-idle/sweep-stress\n";
 
 bool vary_key::numeric() const { return desc && desc->kind != param_kind::choice && desc->kind != param_kind::boolean; }
-
-static std::string trim(const std::string& s)
-{
-    size_t a = 0, b = s.size();
-    while (a < b && g_ascii_isspace(s[a]))
-        a++;
-    while (b > a && g_ascii_isspace(s[b - 1]))
-        b--;
-    return s.substr(a, b - a);
-}
 
 bool vary_parse(const std::string& spec, const units_context& ctx, vary_key* out, std::string* err)
 {
@@ -151,11 +142,8 @@ bool vary_parse(const std::string& spec, const units_context& ctx, vary_key* out
                     v.clear();
                     std::string part;
                     std::istringstream ps(it);
-                    while (std::getline(ps, part, ';')) {
-                        char* rp = realpath(trim(part).c_str(), nullptr);
-                        v += (v.empty() ? "" : ";") + std::string(rp ? rp : trim(part));
-                        free(rp);
-                    }
+                    while (std::getline(ps, part, ';'))
+                        v += (v.empty() ? "" : ";") + abs_path(trim(part));
                 }
                 out->base.push_back(NAN);
                 out->values.push_back(v);
@@ -293,14 +281,6 @@ static std::vector<std::string> point_argv(const std::string& exe, const std::st
     a.push_back(dir + "/" + p.name);
     a.push_back("--quiet");
     return a;
-}
-
-static std::string abs_path(const std::string& p)
-{
-    char* rp = realpath(p.c_str(), nullptr);
-    std::string r = rp ? rp : p;
-    free(rp);
-    return r;
 }
 
 // ---------------------------------------------------------------- local runner
