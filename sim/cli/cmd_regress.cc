@@ -31,9 +31,9 @@
 #include <thread>
 #include <unistd.h>
 #include "sim/cli/commands.h"
+#include "sim/cli/job_pool.h"
 #include "sim/config/text.h"
 #include "sim/results/regress.h"
-#include "sim/results/sweep.h"
 #include "sim/results/results.h"
 
 #ifndef FECSIM_SRCDIR
