@@ -53,9 +53,6 @@ const char* const k_examples_regress =
 
 namespace {
 
-volatile sig_atomic_t g_stop_signal = 0;
-void on_stop(int sig) { g_stop_signal = sig; }
-
 const char* const k_baseline_format = "fecsim-regress-baseline-1";
 
 std::string default_suite_dir() { return std::string(FECSIM_SRCDIR) + "/scenarios/regress"; }
@@ -75,17 +72,6 @@ std::string dir_name(const std::string& p)
     std::string r = d;
     g_free(d);
     return r;
-}
-
-std::string file_text(const std::string& path)
-{
-    gchar* d = nullptr;
-    gsize n = 0;
-    std::string s;
-    if (g_file_get_contents(path.c_str(), &d, &n, nullptr))
-        s.assign(d, n);
-    g_free(d);
-    return s;
 }
 
 // The *.ini scenario files of a directory (not suite.ini), sorted.
@@ -145,9 +131,7 @@ struct scenario_job {
     std::map<std::string, std::string> driver;  // driver_keys() as run
     std::shared_ptr<JsonParser> baseline;       // the baseline file, if any
     JsonObject* base_summary = nullptr;
-    std::string run_dir, log;
-    pid_t pid = -1;
-    std::chrono::steady_clock::time_point start;
+    std::string run_dir, log;  // in the results directory's temporary place
 };
 
 // Read <dir>/<id>.json. Returns "" on success, else why not.
@@ -368,10 +352,8 @@ int cmd_regress(const cli& c, int argc, char** argv)
         std::fprintf(stderr, "error: --format=%s: expected text, json or junit\n", fmt.c_str());
         return EXIT_BAD_INPUT;
     }
-    if (jobs < 0 || jobs > 1024) {
-        std::fprintf(stderr, "error: -j %d: expected 1 .. 1024\n", jobs);
+    if (!jobs_option_ok(jobs))
         return EXIT_BAD_INPUT;
-    }
     std::string driver_dir;
     if (driver) {
         if (!g_file_test(driver, G_FILE_TEST_IS_DIR)) {
@@ -531,92 +513,52 @@ int cmd_regress(const cli& c, int argc, char** argv)
     if (!driver_dir.empty())
         child_opts.insert(child_opts.end(), {"-o", "driver.source=" + driver_dir});
 
-    struct sigaction sa;
-    std::memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_stop;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, nullptr);
-    sigaction(SIGTERM, &sa, nullptr);
-    sigaction(SIGHUP, &sa, nullptr);
-
-    const size_t n_jobs = jobs > 0 ? (size_t)jobs : std::max(1u, std::thread::hardware_concurrency());
+    job_pool pool({SIGINT, SIGTERM, SIGHUP});
+    const size_t n_jobs = jobs_slots(jobs);
     if (!quiet)
         std::fprintf(stderr, "fecsim regress: %zu scenario%s, %zu at a time, against %s%s\n", jv.size(),
                      jv.size() == 1 ? "" : "s", std::min(n_jobs, jv.size()), baseline_dir.c_str(),
                      update ? " (recording)" : "");
     const auto t0 = std::chrono::steady_clock::now();
-    size_t next = 0, live = 0, done = 0;
+    std::vector<child_job> children;
+    for (auto& j : jv) {
+        j.run_dir = rd.tmp_path(j.id);
+        j.log = rd.tmp_path("logs/" + j.id + ".log");
+        std::vector<std::string> a = {c.exe, "run", j.file};
+        a.insert(a.end(), child_opts.begin(), child_opts.end());
+        a.insert(a.end(), {"--run-dir", j.run_dir, "--quiet"});
+        children.push_back({a, j.log});
+    }
+    size_t done = 0;
     int fail_status = 0;
     std::string fail_text;
-    while ((next < jv.size() || live) && !g_stop_signal) {
-        while (next < jv.size() && live < n_jobs && !fail_status) {
-            scenario_job& j = jv[next++];
-            j.run_dir = rd.tmp_path(j.id);
-            j.log = rd.tmp_path("logs/" + j.id + ".log");
-            std::vector<std::string> a = {c.exe, "run", j.file};
-            a.insert(a.end(), child_opts.begin(), child_opts.end());
-            a.insert(a.end(), {"--run-dir", j.run_dir, "--quiet"});
-            j.pid = spawn_child(a, j.log);
-            if (j.pid < 0) {
-                fail_status = EXIT_RUN_FAILED;
-                fail_text = std::string("cannot start a process: ") + std::strerror(errno) + "\n";
-                break;
-            }
-            j.start = std::chrono::steady_clock::now();
-            live++;
-        }
-        if (!live)
-            break;
-        int st = 0;
-        const pid_t pid = waitpid(-1, &st, 0);
-        if (pid < 0) {
-            if (errno == EINTR)
-                continue;
-            break;
-        }
-        auto it = std::find_if(jv.begin(), jv.end(), [&](const scenario_job& j) { return j.pid == pid; });
-        if (it == jv.end())
-            continue;
-        live--;
-        it->pid = -1;
-        const bool ok = WIFEXITED(st) && WEXITSTATUS(st) == 0 && run_dir_complete(it->run_dir);
-        if (ok) {
+    auto ended = [&](const child_end& e) {
+        const scenario_job& j = jv[e.job];
+        if (e.exited_zero() && run_dir_complete(j.run_dir)) {
             done++;
             if (!quiet)
-                std::fprintf(stderr, "  [%zu/%zu] %s done in %.1f s\n", done, jv.size(), it->id.c_str(),
-                             std::chrono::duration<double>(std::chrono::steady_clock::now() - it->start).count());
-            continue;
+                std::fprintf(stderr, "  [%zu/%zu] %s done in %.1f s\n", done, jv.size(), j.id.c_str(), e.seconds);
+            return pool_next::go_on;
         }
         if (fail_status)
-            continue;  // stopped by us after the first failure
+            return pool_next::go_on;  // stopped by us after the first failure
         // The first failure stops the others: a patch that does not apply fails everywhere.
-        fail_status = WIFEXITED(st) && WEXITSTATUS(st) == EXIT_BAD_INPUT ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
-        char how[64];
-        std::snprintf(how, sizeof how, "%s %d", WIFEXITED(st) ? "exit status" : "signal",
-                      WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+        fail_status = e.exit_status() == EXIT_BAD_INPUT ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
         fail_text =
-            "fecsim regress: scenario " + it->id + " (" + it->file + ") failed (" + how + "):\n" + file_text(it->log);
-        for (const auto& j : jv)
-            if (j.pid > 0)
-                kill(j.pid, SIGTERM);
-    }
-    if (g_stop_signal) {
-        for (const auto& j : jv)
-            if (j.pid > 0)
-                kill(j.pid, SIGTERM);
-        for (const auto& j : jv)
-            if (j.pid > 0)
-                waitpid(j.pid, nullptr, 0);
+            "fecsim regress: scenario " + j.id + " (" + j.file + ") failed (" + e.how() + "):\n" + read_log(j.log);
+        return pool_next::stop_rest;
+    };
+    auto start_failed = [&](int err) {
+        fail_status = EXIT_RUN_FAILED;
+        fail_text = std::string("cannot start a process: ") + std::strerror(err) + "\n";
+        return pool_next::finish;
+    };
+    if (pool.run(children, n_jobs, ended, start_failed)) {
         rd.discard();
         std::fprintf(stderr, "fecsim regress: interrupted; nothing was kept\n");
-        signal(g_stop_signal, SIG_DFL);
-        raise(g_stop_signal);
-        return 128 + g_stop_signal;
+        return job_pool::die_of_stop_signal();
     }
     if (fail_status) {
-        for (const auto& j : jv)
-            if (j.pid > 0)
-                waitpid(j.pid, nullptr, 0);
         rd.discard();
         std::fputs(fail_text.c_str(), stderr);
         std::fprintf(stderr, "fecsim regress: nothing was compared or written\n");

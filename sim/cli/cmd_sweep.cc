@@ -50,29 +50,6 @@ static std::vector<std::string> point_argv(const std::string& exe, const std::st
     return a;
 }
 
-// ---------------------------------------------------------------- local runner
-
-namespace {
-volatile sig_atomic_t g_stop_signal = 0;
-void on_stop(int sig) { g_stop_signal = sig; }
-} // namespace
-
-struct running {
-    pid_t pid;
-    size_t point;
-    std::chrono::steady_clock::time_point start;
-};
-
-static std::string file_text(const std::string& path)
-{
-    gchar* d = nullptr;
-    std::string s;
-    if (g_file_get_contents(path.c_str(), &d, nullptr, nullptr))
-        s = d;
-    g_free(d);
-    return s;
-}
-
 int cmd_sweep(const cli& c, int argc, char** argv)
 {
     scenario_options so;
@@ -115,10 +92,8 @@ int cmd_sweep(const cli& c, int argc, char** argv)
         std::fprintf(stderr, "fecsim sweep: no --vary given\nTry 'fecsim sweep --help'.\n");
         return EXIT_BAD_INPUT;
     }
-    if (jobs < 0 || jobs > 1024) {
-        std::fprintf(stderr, "error: -j %d: expected 1 .. 1024\n", jobs);
+    if (!jobs_option_ok(jobs))
         return EXIT_BAD_INPUT;
-    }
     if (name && !*name) {
         std::fprintf(stderr, "error: --name: empty\n");
         return EXIT_BAD_INPUT;
@@ -266,74 +241,43 @@ int cmd_sweep(const cli& c, int argc, char** argv)
 
     // Run the points that are not finished yet (after removing what killed runs left).
     run_dir_clean_stale(dir);
-    const size_t n_jobs = jobs > 0 ? (size_t)jobs : std::max(1u, std::thread::hardware_concurrency());
+    const size_t n_jobs = jobs_slots(jobs);
     std::vector<size_t> todo;
+    std::vector<child_job> children;
     size_t done_before = 0;
     for (size_t i = 0; i < pts.size(); i++) {
-        if (run_dir_complete(dir + "/" + pts[i].name))
+        if (run_dir_complete(dir + "/" + pts[i].name)) {
             done_before++;
-        else
+        } else {
             todo.push_back(i);
+            children.push_back({point_argv(c.exe, dir, pts[i]), dir + "/logs/" + pts[i].name + ".log"});
+        }
     }
     if (!quiet)
         std::fprintf(stderr, "fecsim sweep: %s\n  %zu points, %zu already finished, %zu to run, %zu at a time\n",
                      dir.c_str(), pts.size(), done_before, todo.size(), std::min(n_jobs, todo.size()));
-    struct sigaction sa;
-    std::memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_stop;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, nullptr);
-    sigaction(SIGTERM, &sa, nullptr);
-    std::vector<running> live;
-    size_t next = 0, ran = 0, failed = 0;
-    std::vector<std::string> failed_names;
-    while ((next < todo.size() || !live.empty()) && !g_stop_signal) {
-        while (next < todo.size() && live.size() < n_jobs) {
-            const sweep_point& p = pts[todo[next]];
-            const pid_t pid = spawn_child(point_argv(c.exe, dir, p), dir + "/logs/" + p.name + ".log");
-            if (pid < 0) {
-                std::fprintf(stderr, "error: cannot start a process: %s\n", std::strerror(errno));
-                g_stop_signal = SIGTERM;
-                break;
-            }
-            live.push_back({pid, todo[next], std::chrono::steady_clock::now()});
-            next++;
-        }
-        int st = 0;
-        const pid_t pid = waitpid(-1, &st, 0);
-        if (pid < 0) {
-            if (errno == EINTR)
-                continue;
-            break;
-        }
-        auto it = std::find_if(live.begin(), live.end(), [&](const running& r) { return r.pid == pid; });
-        if (it == live.end())
-            continue;
-        const sweep_point& p = pts[it->point];
-        const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - it->start).count();
-        live.erase(it);
+    job_pool pool({SIGINT, SIGTERM});
+    size_t ran = 0, failed = 0;
+    auto ended = [&](const child_end& e) {
+        const sweep_point& p = pts[todo[e.job]];
         ran++;
-        const bool ok = WIFEXITED(st) && WEXITSTATUS(st) == 0 && run_dir_complete(dir + "/" + p.name);
-        if (!ok) {
+        if (!(e.exited_zero() && run_dir_complete(dir + "/" + p.name))) {
             failed++;
-            failed_names.push_back(p.name);
-            std::fprintf(stderr, "fecsim sweep: point %s failed (%s %d); its log, %s/logs/%s.log:\n%s", p.name.c_str(),
-                         WIFEXITED(st) ? "exit status" : "signal", WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st),
-                         dir.c_str(), p.name.c_str(), file_text(dir + "/logs/" + p.name + ".log").c_str());
+            std::fprintf(stderr, "fecsim sweep: point %s failed (%s); its log, %s/logs/%s.log:\n%s", p.name.c_str(),
+                         e.how().c_str(), dir.c_str(), p.name.c_str(), read_log(children[e.job].log).c_str());
         } else if (!quiet) {
             std::fprintf(stderr, "  [%zu/%zu] %s done in %.1f s\n", done_before + ran - failed, pts.size(),
-                         p.name.c_str(), secs);
+                         p.name.c_str(), e.seconds);
         }
-    }
-    if (g_stop_signal) {
-        for (const auto& r : live)
-            kill(r.pid, SIGTERM);
-        for (const auto& r : live)
-            waitpid(r.pid, nullptr, 0);
+        return pool_next::go_on;
+    };
+    auto start_failed = [](int err) {
+        std::fprintf(stderr, "error: cannot start a process: %s\n", std::strerror(err));
+        return pool_next::interrupt;
+    };
+    if (pool.run(children, n_jobs, ended, start_failed)) {
         std::fprintf(stderr, "fecsim sweep: interrupted; finished points are kept, run the same command to go on\n");
-        signal(g_stop_signal, SIG_DFL);
-        raise(g_stop_signal);
-        return 128 + g_stop_signal;
+        return job_pool::die_of_stop_signal();
     }
     size_t finished = 0;
     std::vector<std::string> missing;
