@@ -71,6 +71,12 @@ int load_scenario(const std::vector<std::string>& files, const scenario_options&
     return EXIT_OK;
 }
 
+int usage_error(const char* name, const std::string& what)
+{
+    std::fprintf(stderr, "fecsim %s: %s\nTry 'fecsim %s --help'.\n", name, what.c_str(), name);
+    return EXIT_BAD_INPUT;
+}
+
 bool parse_command(const char* name, const char* params, const char* summary, const char* examples,
                    std::vector<GOptionEntry> entries, int argc, char** argv, std::vector<std::string>* args,
                    int* status)
@@ -88,9 +94,8 @@ bool parse_command(const char* name, const char* params, const char* summary, co
     g_option_context_free(ctx);
     g_set_prgname("fecsim");
     if (!ok) {
-        std::fprintf(stderr, "fecsim %s: %s\nTry 'fecsim %s --help'.\n", name, err->message, name);
+        *status = usage_error(name, err->message);
         g_error_free(err);
-        *status = EXIT_BAD_INPUT;
         return false;
     }
     args->clear();

@@ -23,10 +23,8 @@ int cmd_plot(const cli&, int argc, char** argv)
                        "  fecsim plot results/imx6q-copybreak-stock-idle/sweep-l2-size\n", e, argc, argv, &args,
                        &status))
         return status;
-    if (args.empty()) {
-        std::fprintf(stderr, "fecsim plot: no directory given\nTry 'fecsim plot --help'.\n");
-        return EXIT_BAD_INPUT;
-    }
+    if (args.empty())
+        return usage_error("plot", "no directory given");
     int rc = EXIT_OK;
     for (const auto& d : args) {
         std::vector<std::string> written;

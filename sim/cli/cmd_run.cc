@@ -308,10 +308,8 @@ int cmd_check(const cli&, int argc, char** argv)
                        "  fecsim check scenarios/imx6q/copybreak-stock-idle.ini -o l1.size=64KiB\n",
                        e, argc, argv, &files, &status))
         return status;
-    if (files.empty()) {
-        std::fprintf(stderr, "fecsim check: no scenario file given\nTry 'fecsim check --help'.\n");
-        return EXIT_BAD_INPUT;
-    }
+    if (files.empty())
+        return usage_error("check", "no scenario file given");
     int bad = 0;
     for (const auto& f : files) {
         resolved_scenario r;

@@ -38,6 +38,10 @@ bool parse_command(const char* name, const char* params, const char* summary, co
                    std::vector<GOptionEntry> entries, int argc, char** argv, std::vector<std::string>* args,
                    int* status);
 
+// "fecsim <name>: <what>" and the hint to its --help on stderr; returns
+// EXIT_BAD_INPUT.
+int usage_error(const char* name, const std::string& what);
+
 std::string version_text();  // fecsim version, git revision, library versions
 
 int cmd_run(const cli& c, int argc, char** argv);
