@@ -19,6 +19,91 @@ using models::param_kind;
 
 bool vary_key::numeric() const { return desc && desc->kind != param_kind::choice && desc->kind != param_kind::boolean; }
 
+// "lo..hi/step" of numeric key d into out (base-unit values and their text).
+static bool vary_range(const std::string& key, const param_desc& d, const std::string& rhs, const units_context& ctx,
+                       vary_key* out, std::string* err)
+{
+    const size_t dd = rhs.find("..");
+    const size_t sl = rhs.find('/', dd);
+    const std::string lo_t = rhs.substr(0, dd);
+    const std::string hi_t = rhs.substr(dd + 2, sl == std::string::npos ? std::string::npos : sl - dd - 2);
+    std::string step_t = sl == std::string::npos ? "" : rhs.substr(sl + 1);
+    double lo, hi, step = 1;
+    std::string why;
+    if (!units_parse(d, lo_t, &lo, &why, ctx) || !units_parse(d, hi_t, &hi, &why, ctx)) {
+        *err = "--vary " + key + ": " + why;
+        return false;
+    }
+    if (step_t.empty() && d.kind != param_kind::count && d.kind != param_kind::cycles) {
+        *err = "--vary " + key + ": '" + rhs + "' needs a step, e.g. " + units_format(d, lo) + ".." +
+               units_format(d, hi) + "/" + units_format(d, lo > 0 ? lo : 1);
+        return false;
+    }
+    if (!step_t.empty() && !units_parse(d, step_t, &step, &why, ctx)) {
+        *err = "--vary " + key + ": step: " + why;
+        return false;
+    }
+    if (!(step > 0) || hi < lo) {
+        *err = "--vary " + key + ": '" + rhs + "' needs lo <= hi and a positive step";
+        return false;
+    }
+    const double n = std::floor((hi - lo) / step * (1 + 1e-12)) + 1;
+    if (n > 10000) {
+        *err = "--vary " + key + ": '" + rhs + "' gives " + std::to_string((long long)n) + " values (at most 10000)";
+        return false;
+    }
+    for (long long i = 0; i < (long long)n; i++) {
+        const double v = lo + (double)i * step;
+        out->base.push_back(v);
+        out->values.push_back(units_format(d, v));
+    }
+    return true;
+}
+
+// "v1,v2,..." of parameter d, or (d null) of string key sk, into out.
+static bool vary_list(const std::string& key, const param_desc* d, const string_key* sk, const std::string& rhs,
+                      const units_context& ctx, vary_key* out, std::string* err)
+{
+    std::vector<std::string> items;
+    size_t pos = 0;
+    for (;;) {
+        const size_t c = rhs.find(',', pos);
+        items.push_back(trim(rhs.substr(pos, c == std::string::npos ? std::string::npos : c - pos)));
+        if (c == std::string::npos)
+            break;
+        pos = c + 1;
+    }
+    for (const auto& it : items) {
+        if (it.empty()) {
+            *err = "--vary " + key + ": empty value in '" + rhs + "'";
+            return false;
+        }
+        if (d) {
+            double v;
+            std::string why;
+            if (!units_parse(*d, it, &v, &why, ctx)) {
+                *err = "--vary " + key + ": " + why;
+                return false;
+            }
+            out->base.push_back(v);
+            out->values.push_back(units_format(*d, v));
+        } else {
+            // Paths become absolute, so that job lines work from any directory.
+            std::string v = it;
+            if (sk->kind == str_kind::path || sk->kind == str_kind::path_list) {
+                v.clear();
+                std::string part;
+                std::istringstream ps(it);
+                while (std::getline(ps, part, ';'))
+                    v += (v.empty() ? "" : ";") + abs_path(trim(part));
+            }
+            out->base.push_back(NAN);
+            out->values.push_back(v);
+        }
+    }
+    return true;
+}
+
 bool vary_parse(const std::string& spec, const units_context& ctx, vary_key* out, std::string* err)
 {
     *out = vary_key();
@@ -54,85 +139,15 @@ bool vary_parse(const std::string& spec, const units_context& ctx, vary_key* out
     out->name = key;
     out->desc = d;
     const std::string rhs = trim(spec.substr(eq + 1));
-    const size_t dd = rhs.find("..");
-    if (dd != std::string::npos) {
+    if (rhs.find("..") != std::string::npos) {
         if (!out->numeric()) {
             *err = "--vary " + key + ": a lo..hi/step range needs a numeric key; list the values instead";
             return false;
         }
-        const size_t sl = rhs.find('/', dd);
-        const std::string lo_t = rhs.substr(0, dd);
-        const std::string hi_t = rhs.substr(dd + 2, sl == std::string::npos ? std::string::npos : sl - dd - 2);
-        std::string step_t = sl == std::string::npos ? "" : rhs.substr(sl + 1);
-        double lo, hi, step = 1;
-        std::string why;
-        if (!units_parse(*d, lo_t, &lo, &why, ctx) || !units_parse(*d, hi_t, &hi, &why, ctx)) {
-            *err = "--vary " + key + ": " + why;
+        if (!vary_range(key, *d, rhs, ctx, out, err))
             return false;
-        }
-        if (step_t.empty() && d->kind != param_kind::count && d->kind != param_kind::cycles) {
-            *err = "--vary " + key + ": '" + rhs + "' needs a step, e.g. " + units_format(*d, lo) + ".." +
-                   units_format(*d, hi) + "/" + units_format(*d, lo > 0 ? lo : 1);
-            return false;
-        }
-        if (!step_t.empty() && !units_parse(*d, step_t, &step, &why, ctx)) {
-            *err = "--vary " + key + ": step: " + why;
-            return false;
-        }
-        if (!(step > 0) || hi < lo) {
-            *err = "--vary " + key + ": '" + rhs + "' needs lo <= hi and a positive step";
-            return false;
-        }
-        const double n = std::floor((hi - lo) / step * (1 + 1e-12)) + 1;
-        if (n > 10000) {
-            *err =
-                "--vary " + key + ": '" + rhs + "' gives " + std::to_string((long long)n) + " values (at most 10000)";
-            return false;
-        }
-        for (long long i = 0; i < (long long)n; i++) {
-            const double v = lo + (double)i * step;
-            out->base.push_back(v);
-            out->values.push_back(units_format(*d, v));
-        }
-    } else {
-        std::string item;
-        std::vector<std::string> items;
-        size_t pos = 0;
-        for (;;) {
-            const size_t c = rhs.find(',', pos);
-            items.push_back(trim(rhs.substr(pos, c == std::string::npos ? std::string::npos : c - pos)));
-            if (c == std::string::npos)
-                break;
-            pos = c + 1;
-        }
-        for (const auto& it : items) {
-            if (it.empty()) {
-                *err = "--vary " + key + ": empty value in '" + rhs + "'";
-                return false;
-            }
-            if (d) {
-                double v;
-                std::string why;
-                if (!units_parse(*d, it, &v, &why, ctx)) {
-                    *err = "--vary " + key + ": " + why;
-                    return false;
-                }
-                out->base.push_back(v);
-                out->values.push_back(units_format(*d, v));
-            } else {
-                // Paths become absolute, so that job lines work from any directory.
-                std::string v = it;
-                if (sk->kind == str_kind::path || sk->kind == str_kind::path_list) {
-                    v.clear();
-                    std::string part;
-                    std::istringstream ps(it);
-                    while (std::getline(ps, part, ';'))
-                        v += (v.empty() ? "" : ";") + abs_path(trim(part));
-                }
-                out->base.push_back(NAN);
-                out->values.push_back(v);
-            }
-        }
+    } else if (!vary_list(key, d, sk, rhs, ctx, out, err)) {
+        return false;
     }
     for (size_t i = 0; i < out->values.size(); i++) {
         if (d && !(out->base[i] >= d->min && out->base[i] <= d->max)) {
@@ -260,6 +275,116 @@ static std::string csv_cell(const std::string& s)
     return r + "\"";
 }
 
+// The varied keys of a plan: names, value texts, and each value as sweep.csv
+// writes it (base units, "%.17g"; the text itself for non-numeric kinds).
+struct plan_varied {
+    std::vector<std::string> keys;
+    std::vector<std::vector<std::string>> vals, base;
+};
+
+static plan_varied read_plan_varied(JsonArray* varied)
+{
+    plan_varied pv;
+    for (guint i = 0; i < json_array_get_length(varied); i++) {
+        JsonObject* v = json_array_get_object_element(varied, i);
+        pv.keys.push_back(json_object_get_string_member(v, "key"));
+        std::vector<std::string> vals, bases;
+        JsonArray* va = json_object_get_array_member(v, "values");
+        JsonArray* ba = json_object_get_array_member(v, "base");
+        for (guint j = 0; j < json_array_get_length(va); j++) {
+            vals.push_back(json_array_get_string_element(va, j));
+            JsonNode* bn = json_array_get_element(ba, j);
+            if (JSON_NODE_HOLDS_NULL(bn)) {
+                bases.push_back(vals.back());
+            } else {
+                char buf[64];
+                std::snprintf(buf, sizeof buf, "%.17g", json_node_get_double(bn));
+                bases.push_back(buf);
+            }
+        }
+        pv.vals.push_back(vals);
+        pv.base.push_back(bases);
+    }
+    return pv;
+}
+
+// One finished point of sweep.csv.
+struct sweep_row {
+    std::string name;
+    std::vector<std::string> varied_base, varied_text;
+    std::vector<std::pair<std::string, std::string>> summary;
+};
+
+// sweep.csv: point, varied keys (base units; names for choices and text), summary keys.
+static std::string sweep_csv(const std::vector<std::string>& vkeys, const std::vector<std::string>& columns,
+                             const std::vector<sweep_row>& rows)
+{
+    std::string csv = "point";
+    for (const auto& k : vkeys)
+        csv += "," + csv_cell(k);
+    for (const auto& c : columns)
+        csv += "," + csv_cell(c);
+    csv += "\n";
+    for (const auto& r : rows) {
+        csv += csv_cell(r.name);
+        for (const auto& v : r.varied_base)
+            csv += "," + csv_cell(v);
+        std::map<std::string, std::string> m(r.summary.begin(), r.summary.end());
+        for (const auto& c : columns)
+            csv += "," + csv_cell(m.count(c) ? m[c] : "");
+        csv += "\n";
+    }
+    return csv;
+}
+
+// The sweep.json entry of plan point p (name, values, status, summary);
+// a finished point's row goes to *rows and its summary keys to *columns,
+// an unfinished or unreadable one's name to *missing.
+static JsonObject* collect_point(const std::string& dir, JsonObject* p, const plan_varied& pv,
+                                 std::vector<sweep_row>* rows, std::vector<std::string>* columns,
+                                 std::vector<std::string>* missing)
+{
+    const std::string pname = json_object_get_string_member(p, "name");
+    JsonArray* ov = json_object_get_array_member(p, "overrides");
+    sweep_row r;
+    r.name = pname;
+    JsonObject* vals = json_object_new();
+    for (guint j = 0; j < json_array_get_length(ov) && j < pv.keys.size(); j++) {
+        const std::string o = json_array_get_string_element(ov, j);
+        const std::string text = o.substr(o.find('=') + 1);
+        r.varied_text.push_back(text);
+        const auto& vv = pv.vals[j];
+        const size_t at = (size_t)(std::find(vv.begin(), vv.end(), text) - vv.begin());
+        r.varied_base.push_back(at < vv.size() ? pv.base[j][at] : text);
+        json_object_set_string_member(vals, pv.keys[j].c_str(), text.c_str());
+    }
+    JsonObject* po = json_object_new();
+    json_object_set_string_member(po, "name", pname.c_str());
+    json_object_set_object_member(po, "values", vals);
+    const std::string pdir = dir + "/" + pname;
+    if (run_dir_complete(pdir)) {
+        std::string why;
+        JsonParser* sp = json_parser_new();
+        if (json_parser_load_from_file(sp, (pdir + "/summary.json").c_str(), nullptr) &&
+            json_flatten_file(pdir + "/summary.json", &r.summary, &why)) {
+            json_object_set_string_member(po, "status", "finished");
+            json_object_set_member(po, "summary", json_node_copy(json_parser_get_root(sp)));
+            for (const auto& kv : r.summary)
+                if (std::find(columns->begin(), columns->end(), kv.first) == columns->end())
+                    columns->push_back(kv.first);
+            rows->push_back(r);
+        } else {
+            json_object_set_string_member(po, "status", "unreadable");
+            missing->push_back(pname);
+        }
+        g_object_unref(sp);
+    } else {
+        json_object_set_string_member(po, "status", "missing");
+        missing->push_back(pname);
+    }
+    return po;
+}
+
 bool sweep_collect(const std::string& dir, size_t* finished, std::vector<std::string>* missing, std::string* err)
 {
     JsonParser* parser = json_parser_new();
@@ -276,100 +401,16 @@ bool sweep_collect(const std::string& dir, size_t* finished, std::vector<std::st
         g_object_unref(parser);
         return false;
     }
-    JsonArray* varied = json_object_get_array_member(plan, "varied");
     JsonArray* points = json_object_get_array_member(plan, "points");
-    std::vector<std::string> vkeys;
-    std::vector<std::vector<std::string>> vvals;
-    std::vector<std::vector<std::string>> vbase;
-    for (guint i = 0; i < json_array_get_length(varied); i++) {
-        JsonObject* v = json_array_get_object_element(varied, i);
-        vkeys.push_back(json_object_get_string_member(v, "key"));
-        std::vector<std::string> vals, bases;
-        JsonArray* va = json_object_get_array_member(v, "values");
-        JsonArray* ba = json_object_get_array_member(v, "base");
-        for (guint j = 0; j < json_array_get_length(va); j++) {
-            vals.push_back(json_array_get_string_element(va, j));
-            JsonNode* bn = json_array_get_element(ba, j);
-            if (JSON_NODE_HOLDS_NULL(bn)) {
-                bases.push_back(vals.back());
-            } else {
-                char buf[64];
-                std::snprintf(buf, sizeof buf, "%.17g", json_node_get_double(bn));
-                bases.push_back(buf);
-            }
-        }
-        vvals.push_back(vals);
-        vbase.push_back(bases);
-    }
-    struct row {
-        std::string name;
-        std::vector<std::string> varied_base, varied_text;
-        std::vector<std::pair<std::string, std::string>> summary;
-    };
-    std::vector<row> rows;
+    const plan_varied pv = read_plan_varied(json_object_get_array_member(plan, "varied"));
+    std::vector<sweep_row> rows;
     std::vector<std::string> columns;
-    *finished = 0;
     missing->clear();
     JsonArray* out_points = json_array_new();
-    for (guint i = 0; i < json_array_get_length(points); i++) {
-        JsonObject* p = json_array_get_object_element(points, i);
-        const std::string pname = json_object_get_string_member(p, "name");
-        JsonArray* ov = json_object_get_array_member(p, "overrides");
-        row r;
-        r.name = pname;
-        JsonObject* vals = json_object_new();
-        for (guint j = 0; j < json_array_get_length(ov) && j < vkeys.size(); j++) {
-            const std::string o = json_array_get_string_element(ov, j);
-            const std::string text = o.substr(o.find('=') + 1);
-            r.varied_text.push_back(text);
-            const auto& vv = vvals[j];
-            const size_t at = (size_t)(std::find(vv.begin(), vv.end(), text) - vv.begin());
-            r.varied_base.push_back(at < vv.size() ? vbase[j][at] : text);
-            json_object_set_string_member(vals, vkeys[j].c_str(), text.c_str());
-        }
-        JsonObject* po = json_object_new();
-        json_object_set_string_member(po, "name", pname.c_str());
-        json_object_set_object_member(po, "values", vals);
-        const std::string pdir = dir + "/" + pname;
-        if (run_dir_complete(pdir)) {
-            std::string why;
-            JsonParser* sp = json_parser_new();
-            if (json_parser_load_from_file(sp, (pdir + "/summary.json").c_str(), nullptr) &&
-                json_flatten_file(pdir + "/summary.json", &r.summary, &why)) {
-                json_object_set_string_member(po, "status", "finished");
-                json_object_set_member(po, "summary", json_node_copy(json_parser_get_root(sp)));
-                for (const auto& kv : r.summary)
-                    if (std::find(columns.begin(), columns.end(), kv.first) == columns.end())
-                        columns.push_back(kv.first);
-                rows.push_back(r);
-                ++*finished;
-            } else {
-                json_object_set_string_member(po, "status", "unreadable");
-                missing->push_back(pname);
-            }
-            g_object_unref(sp);
-        } else {
-            json_object_set_string_member(po, "status", "missing");
-            missing->push_back(pname);
-        }
-        json_array_add_object_element(out_points, po);
-    }
-    // sweep.csv: point, varied keys (base units; names for choices and text), summary keys.
-    std::string csv = "point";
-    for (const auto& k : vkeys)
-        csv += "," + csv_cell(k);
-    for (const auto& c : columns)
-        csv += "," + csv_cell(c);
-    csv += "\n";
-    for (const auto& r : rows) {
-        csv += csv_cell(r.name);
-        for (const auto& v : r.varied_base)
-            csv += "," + csv_cell(v);
-        std::map<std::string, std::string> m(r.summary.begin(), r.summary.end());
-        for (const auto& c : columns)
-            csv += "," + csv_cell(m.count(c) ? m[c] : "");
-        csv += "\n";
-    }
+    for (guint i = 0; i < json_array_get_length(points); i++)
+        json_array_add_object_element(
+            out_points, collect_point(dir, json_array_get_object_element(points, i), pv, &rows, &columns, missing));
+    *finished = rows.size();
     JsonObject* root = json_object_new();
     json_object_set_string_member(root, "format", "fecsim-sweep-results-1");
     json_object_set_string_member(root, "sweep", json_object_get_string_member(plan, "sweep"));
@@ -385,7 +426,7 @@ bool sweep_collect(const std::string& dir, size_t* finished, std::vector<std::st
     json_object_set_array_member(root, "results", out_points);
     JsonNode* n = json_node_init_object(json_node_alloc(), root);
     json_object_unref(root);
-    const bool ok = write_file_atomic(dir + "/sweep.csv", csv, err) &&
+    const bool ok = write_file_atomic(dir + "/sweep.csv", sweep_csv(pv.keys, columns, rows), err) &&
                     write_file_atomic(dir + "/sweep.json", json_to_string(n, true), err);
     json_node_unref(n);
     g_object_unref(parser);
