@@ -332,31 +332,30 @@ std::string regress_help()
 // Parse and check the options. False with *status.
 bool regress_parse_options(int argc, char** argv, regress_options* o, int* status)
 {
-    std::vector<GOptionEntry> e;
-    scenario_option_entries(&o->so, &e);
-    e.push_back({"baseline", 0, 0, G_OPTION_ARG_FILENAME, &o->baseline_opt,
-                 "Baseline directory: one <scenario-id>.json per scenario (default: results/baselines/imx6q of "
-                 "the source tree)",
-                 "DIR"});
-    e.push_back({"driver", 0, 0, G_OPTION_ARG_FILENAME, &o->driver,
-                 "Driver source directory to run instead of drivers/fec (= -o driver.source=DIR); --patch files "
-                 "apply to it",
-                 "DIR"});
-    e.push_back({"update-baseline", 0, 0, G_OPTION_ARG_NONE, &o->update,
-                 "Record the runs as the new baseline (written only when every run finished; exit status 0). "
-                 "Where an old baseline exists, the table shows what changed",
-                 nullptr});
-    e.push_back({"format", 0, 0, G_OPTION_ARG_STRING, &o->format,
-                 "Report on stdout: text (the table), json (machine-readable) or junit (JUnit XML, a testcase "
-                 "per scenario and metric)",
-                 "FORMAT"});
-    e.push_back({"changes-only", 0, 0, G_OPTION_ARG_NONE, &o->changes_only,
-                 "Text format: leave out the rows whose verdict is ok", nullptr});
-    e.push_back(
-        {"jobs", 'j', 0, G_OPTION_ARG_INT, &o->jobs, "Scenarios run at once (default: the number of cores)", "N"});
-    e.push_back({"out", 0, 0, G_OPTION_ARG_FILENAME, &o->out,
-                 "Results root (default ./results): the runs and the reports go to <out>/regress/<run-id>/", "DIR"});
-    e.push_back({"quiet", 'q', 0, G_OPTION_ARG_NONE, &o->quiet, "Nothing on stderr but errors", nullptr});
+    const std::vector<GOptionEntry> e = scenario_option_entries(&o->so, {
+        {"baseline", 0, 0, G_OPTION_ARG_FILENAME, &o->baseline_opt,
+         "Baseline directory: one <scenario-id>.json per scenario (default: results/baselines/imx6q of "
+         "the source tree)",
+         "DIR"},
+        {"driver", 0, 0, G_OPTION_ARG_FILENAME, &o->driver,
+         "Driver source directory to run instead of drivers/fec (= -o driver.source=DIR); --patch files "
+         "apply to it",
+         "DIR"},
+        {"update-baseline", 0, 0, G_OPTION_ARG_NONE, &o->update,
+         "Record the runs as the new baseline (written only when every run finished; exit status 0). "
+         "Where an old baseline exists, the table shows what changed",
+         nullptr},
+        {"format", 0, 0, G_OPTION_ARG_STRING, &o->format,
+         "Report on stdout: text (the table), json (machine-readable) or junit (JUnit XML, a testcase "
+         "per scenario and metric)",
+         "FORMAT"},
+        {"changes-only", 0, 0, G_OPTION_ARG_NONE, &o->changes_only,
+         "Text format: leave out the rows whose verdict is ok", nullptr},
+        {"jobs", 'j', 0, G_OPTION_ARG_INT, &o->jobs, "Scenarios run at once (default: the number of cores)", "N"},
+        {"out", 0, 0, G_OPTION_ARG_FILENAME, &o->out,
+         "Results root (default ./results): the runs and the reports go to <out>/regress/<run-id>/", "DIR"},
+        {"quiet", 'q', 0, G_OPTION_ARG_NONE, &o->quiet, "Nothing on stderr but errors", nullptr},
+    });
     const std::string summary = regress_help();
     if (!parse_command("regress", "[SUITE...]", summary.c_str(), k_examples_regress, e, argc, argv, &o->args, status))
         return false;

@@ -110,30 +110,29 @@ struct run_options {
 
 static bool run_parse_options(int argc, char** argv, run_options* o, int* status)
 {
-    std::vector<GOptionEntry> e;
-    scenario_option_entries(&o->so, &e);
-    e.push_back({"json", 0, 0, G_OPTION_ARG_NONE, &o->json,
-                 "Print the summary as one JSON object on stdout (everything else goes to stderr)", nullptr});
-    e.push_back({"out", 0, 0, G_OPTION_ARG_FILENAME, &o->out, "Results root (default ./results)", "DIR"});
-    e.push_back({"run-dir", 0, 0, G_OPTION_ARG_FILENAME, &o->run_dir_opt,
-                 "Write the results exactly to DIR instead of <out>/<id>/<run-id>. If DIR already holds a "
-                 "finished run, do nothing (this is what makes sweeps resumable)",
-                 "DIR"});
-    e.push_back({"quiet", 'q', 0, G_OPTION_ARG_NONE, &o->quiet, "No summary and no progress on stderr", nullptr});
-    e.push_back({"strict-coherence", 0, 0, G_OPTION_ARG_NONE, &o->strict,
-                 "Exit with status 1 if the DMA coherence checker reports any violation (results are kept)",
-                 nullptr});
-    e.push_back({"progress", 0, 0, G_OPTION_ARG_NONE, &o->show_progress,
-                 "Show progress even when stderr is not a terminal", nullptr});
-    e.push_back({"trace", 0, 0, G_OPTION_ARG_STRING, &o->trace,
-                 "Trace components into sim.log: l1,l2,dram,noc,stress,mac,desc,dma,cpu,shim,traffic or all",
-                 "COMPONENTS"});
-    e.push_back({"vcd", 0, 0, G_OPTION_ARG_FILENAME, &o->vcd,
-                 "Write a VCD waveform of the signals the models register (written directly, not part of the "
-                 "results directory)",
-                 "FILE"});
-    e.push_back(
-        {"list-params", 0, 0, G_OPTION_ARG_NONE, &o->list_all, "List every scenario key and exit", nullptr});
+    const std::vector<GOptionEntry> e = scenario_option_entries(&o->so, {
+        {"json", 0, 0, G_OPTION_ARG_NONE, &o->json,
+         "Print the summary as one JSON object on stdout (everything else goes to stderr)", nullptr},
+        {"out", 0, 0, G_OPTION_ARG_FILENAME, &o->out, "Results root (default ./results)", "DIR"},
+        {"run-dir", 0, 0, G_OPTION_ARG_FILENAME, &o->run_dir_opt,
+         "Write the results exactly to DIR instead of <out>/<id>/<run-id>. If DIR already holds a "
+         "finished run, do nothing (this is what makes sweeps resumable)",
+         "DIR"},
+        {"quiet", 'q', 0, G_OPTION_ARG_NONE, &o->quiet, "No summary and no progress on stderr", nullptr},
+        {"strict-coherence", 0, 0, G_OPTION_ARG_NONE, &o->strict,
+         "Exit with status 1 if the DMA coherence checker reports any violation (results are kept)",
+         nullptr},
+        {"progress", 0, 0, G_OPTION_ARG_NONE, &o->show_progress,
+         "Show progress even when stderr is not a terminal", nullptr},
+        {"trace", 0, 0, G_OPTION_ARG_STRING, &o->trace,
+         "Trace components into sim.log: l1,l2,dram,noc,stress,mac,desc,dma,cpu,shim,traffic or all",
+         "COMPONENTS"},
+        {"vcd", 0, 0, G_OPTION_ARG_FILENAME, &o->vcd,
+         "Write a VCD waveform of the signals the models register (written directly, not part of the "
+         "results directory)",
+         "FILE"},
+        {"list-params", 0, 0, G_OPTION_ARG_NONE, &o->list_all, "List every scenario key and exit", nullptr},
+    });
     return parse_command("run", "[SCENARIO...]",
                          "Simulate a scenario: the files are layered in order (later files override earlier ones),\n"
                          "then -o, --seed and --patch. Without a file, the built-in default scenario runs\n"
@@ -339,9 +338,9 @@ int cmd_check(const cli&, int argc, char** argv)
 {
     scenario_options so;
     gboolean quiet = false;
-    std::vector<GOptionEntry> e;
-    scenario_option_entries(&so, &e);
-    e.push_back({"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print errors only", nullptr});
+    const std::vector<GOptionEntry> e = scenario_option_entries(&so, {
+        {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print errors only", nullptr},
+    });
     std::vector<std::string> files;
     int status = EXIT_OK;
     if (!parse_command("check", "SCENARIO...",

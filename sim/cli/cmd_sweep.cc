@@ -70,22 +70,22 @@ struct sweep_def {
 // Parse the options and check those that need no scenario. False with *status.
 static bool sweep_parse_options(int argc, char** argv, sweep_options* o, int* status)
 {
-    std::vector<GOptionEntry> e;
-    scenario_option_entries(&o->so, &e);
-    e.push_back({"vary", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->vary,
-                 "A key and its values (repeatable; the sweep is the cartesian product): "
-                 "group.key=v1,v2,... or group.key=lo..hi/step",
-                 "KEY=VALUES"});
-    e.push_back({"jobs", 'j', 0, G_OPTION_ARG_INT, &o->jobs, "Points run at once (default: the number of cores)", "N"});
-    e.push_back({"out", 0, 0, G_OPTION_ARG_FILENAME, &o->out, "Results root (default ./results)", "DIR"});
-    e.push_back({"name", 0, 0, G_OPTION_ARG_STRING, &o->name,
-                 "Sweep directory name sweep-NAME (default: the varied keys and a hash of the sweep)", "NAME"});
-    e.push_back({"emit-jobs", 0, 0, G_OPTION_ARG_NONE, &o->emit,
-                 "Do not run: write jobs.txt (one fecsim run per line, for GNU parallel) and sweep.sbatch "
-                 "(a Slurm array job), then say how to run and collect them",
-                 nullptr});
-    e.push_back({"quiet", 'q', 0, G_OPTION_ARG_NONE, &o->quiet, "Only errors and the final line", nullptr});
-    e.push_back({"no-plot", 0, 0, G_OPTION_ARG_NONE, &o->no_plot, "Do not draw the plots", nullptr});
+    const std::vector<GOptionEntry> e = scenario_option_entries(&o->so, {
+        {"vary", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->vary,
+         "A key and its values (repeatable; the sweep is the cartesian product): "
+         "group.key=v1,v2,... or group.key=lo..hi/step",
+         "KEY=VALUES"},
+        {"jobs", 'j', 0, G_OPTION_ARG_INT, &o->jobs, "Points run at once (default: the number of cores)", "N"},
+        {"out", 0, 0, G_OPTION_ARG_FILENAME, &o->out, "Results root (default ./results)", "DIR"},
+        {"name", 0, 0, G_OPTION_ARG_STRING, &o->name,
+         "Sweep directory name sweep-NAME (default: the varied keys and a hash of the sweep)", "NAME"},
+        {"emit-jobs", 0, 0, G_OPTION_ARG_NONE, &o->emit,
+         "Do not run: write jobs.txt (one fecsim run per line, for GNU parallel) and sweep.sbatch "
+         "(a Slurm array job), then say how to run and collect them",
+         nullptr},
+        {"quiet", 'q', 0, G_OPTION_ARG_NONE, &o->quiet, "Only errors and the final line", nullptr},
+        {"no-plot", 0, 0, G_OPTION_ARG_NONE, &o->no_plot, "Do not draw the plots", nullptr},
+    });
     if (!parse_command("sweep", "[SCENARIO...]",
                        "Run a scenario over the cartesian product of --vary values, each point as its own\n"
                        "fecsim run process, on the local cores. The sweep lives in\n"

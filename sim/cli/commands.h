@@ -6,6 +6,7 @@
 // during simulation, I/O error, a sweep point failed).
 #pragma once
 #include <glib.h>
+#include <initializer_list>
 #include <string>
 #include <vector>
 #include "sim/config/scenario.h"
@@ -25,7 +26,9 @@ struct scenario_options {
     gchar** patch = nullptr;  // --patch FILE
     gchar* seed = nullptr;    // --seed N
 };
-void scenario_option_entries(scenario_options* o, std::vector<GOptionEntry>* entries);
+// -o, --seed and --patch, followed by a command's own options (--help
+// lists them in this order).
+std::vector<GOptionEntry> scenario_option_entries(scenario_options* o, std::initializer_list<GOptionEntry> own);
 // Read files (or builtin:default.ini when none), apply the options, then
 // `extra` ("group.key=value", as -o, e.g. a sweep point), resolve.
 // Prints every error to stderr unless quiet; returns EXIT_OK or EXIT_BAD_INPUT.
