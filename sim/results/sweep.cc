@@ -200,8 +200,8 @@ std::vector<sweep_point> sweep_points(const std::vector<vary_key>& keys)
 
 // ---------------------------------------------------------------- plan
 
-std::string sweep_plan_json(const std::string& name, const std::string& hash, const std::string& scenario,
-                            const std::vector<vary_key>& keys, const std::vector<sweep_point>& pts)
+static JsonNode* plan_node(const std::string& name, const std::string& hash, const std::string& scenario,
+                           const std::vector<vary_key>& keys, const std::vector<sweep_point>& pts)
 {
     JsonBuilder* b = json_builder_new();
     json_builder_begin_object(b);
@@ -258,6 +258,13 @@ std::string sweep_plan_json(const std::string& name, const std::string& hash, co
     json_builder_end_object(b);
     JsonNode* n = json_builder_get_root(b);
     g_object_unref(b);
+    return n;
+}
+
+std::string sweep_plan_json(const std::string& name, const std::string& hash, const std::string& scenario,
+                            const std::vector<vary_key>& keys, const std::vector<sweep_point>& pts)
+{
+    JsonNode* n = plan_node(name, hash, scenario, keys, pts);
     std::string s = json_to_string(n, true);
     json_node_unref(n);
     return s;
