@@ -10,28 +10,20 @@
 // that fails with bad input (a patch that does not apply, a driver that does
 // not compile) stops the others: exit status 2, its message, nothing kept.
 // Baselines are written (--update-baseline) only when every run finished.
-//
-// A baseline file <baseline-dir>/<scenario-id>.json holds the run's summary
-// without wall-clock data, absolute paths or run ids (so that recording the
-// same thing twice gives the same bytes) and the resolved scenario without
-// the driver keys, which identifies what it was recorded for.
+// The baseline files themselves: sim/cli/regress_baseline.h.
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <dirent.h>
-#include <fcntl.h>
 #include <glib.h>
 #include <json-glib/json-glib.h>
 #include <map>
 #include <memory>
-#include <sys/wait.h>
-#include <thread>
-#include <unistd.h>
 #include "sim/cli/commands.h"
 #include "sim/cli/job_pool.h"
+#include "sim/cli/regress_baseline.h"
 #include "sim/config/text.h"
 #include "sim/results/regress.h"
 #include "sim/results/results.h"
@@ -53,26 +45,8 @@ const char* const k_examples_regress =
 
 namespace {
 
-const char* const k_baseline_format = "fecsim-regress-baseline-1";
-
 std::string default_suite_dir() { return std::string(FECSIM_SRCDIR) + "/scenarios/regress"; }
 std::string default_baseline_dir() { return std::string(FECSIM_SRCDIR) + "/results/baselines/imx6q"; }
-
-std::string base_name(const std::string& p)
-{
-    gchar* b = g_path_get_basename(p.c_str());
-    std::string r = b;
-    g_free(b);
-    return r;
-}
-
-std::string dir_name(const std::string& p)
-{
-    gchar* d = g_path_get_dirname(p.c_str());
-    std::string r = d;
-    g_free(d);
-    return r;
-}
 
 // The *.ini scenario files of a directory (not suite.ini), sorted.
 std::vector<std::string> dir_scenarios(const std::string& dir)
@@ -88,170 +62,6 @@ std::vector<std::string> dir_scenarios(const std::string& dir)
     }
     std::sort(v.begin(), v.end());
     return v;
-}
-
-// What a baseline was recorded for: every resolved key but those of the
-// [driver] group, the driver under test, which regress varies (--patch,
-// --driver, -o driver.copybreak=...); other paths by file name only, so that
-// baselines do not depend on where the tree is checked out.
-std::map<std::string, std::string> scenario_identity(const resolved_scenario& r)
-{
-    std::map<std::string, std::string> m;
-    for (const auto& g : registry_groups())
-        for (const auto& k : g.keys(false)) {
-            const std::string name = std::string(g.name) + "." + k;
-            if (std::string(g.name) == "driver" || name == "scenario.description")
-                continue;
-            std::string v = scenario_value(r, g, k);
-            const string_key* sk = g.find_string(k);
-            if (sk && (sk->kind == str_kind::path || sk->kind == str_kind::path_list) && !v.empty())
-                v = base_name(v);
-            m[name] = v;
-        }
-    return m;
-}
-
-// The driver's tunables (copybreak, ring sizes) as run: recorded in the
-// baseline and reported when they differ, as part of the driver change.
-std::map<std::string, std::string> driver_keys(const resolved_scenario& r)
-{
-    std::map<std::string, std::string> m;
-    const group_entry* g = registry_find("driver");
-    for (const auto& k : g->keys(false))
-        if (k != "source" && k != "patches")
-            m["driver." + k] = scenario_value(r, *g, k);
-    return m;
-}
-
-struct scenario_job {
-    std::string file;  // as given (or found in a directory)
-    std::string id, description;
-    const regress_suite* suite = nullptr;
-    std::map<std::string, std::string> identity;
-    std::map<std::string, std::string> driver;  // driver_keys() as run
-    std::shared_ptr<JsonParser> baseline;       // the baseline file, if any
-    JsonObject* base_summary = nullptr;
-    std::string run_dir, log;  // in the results directory's temporary place
-};
-
-// Read <dir>/<id>.json. Returns "" on success, else why not.
-std::string read_baseline(const std::string& path, scenario_job* j)
-{
-    std::shared_ptr<JsonParser> p(json_parser_new(), g_object_unref);
-    GError* e = nullptr;
-    if (!json_parser_load_from_file(p.get(), path.c_str(), &e)) {
-        std::string why = e->message;
-        g_error_free(e);
-        return why;
-    }
-    JsonNode* root = json_parser_get_root(p.get());
-    if (!root || !JSON_NODE_HOLDS_OBJECT(root))
-        return "not a fecsim baseline (no JSON object)";
-    JsonObject* o = json_node_get_object(root);
-    const char* fmt = json_object_get_string_member_with_default(o, "format", "");
-    if (std::strcmp(fmt, k_baseline_format) != 0)
-        return std::string("not a fecsim baseline (format '") + fmt + "', expected '" + k_baseline_format + "')";
-    if (!json_object_has_member(o, "summary") || !JSON_NODE_HOLDS_OBJECT(json_object_get_member(o, "summary")) ||
-        !json_object_has_member(o, "scenario_keys") ||
-        !JSON_NODE_HOLDS_OBJECT(json_object_get_member(o, "scenario_keys")))
-        return "not a fecsim baseline (no summary or scenario_keys)";
-    j->baseline = p;
-    j->base_summary = json_object_get_object_member(o, "summary");
-    return "";
-}
-
-// Keys whose value differs between the baseline and the scenario now
-// ("traffic.frame_rate: 10000 in the baseline, 20000 now"). Keys that exist
-// on one side only (a parameter added to or removed from fecsim) are listed
-// in *added_removed.
-std::vector<std::string> identity_diff(const scenario_job& j, std::vector<std::string>* added_removed)
-{
-    std::vector<std::string> d;
-    JsonObject* o = json_node_get_object(json_parser_get_root(j.baseline.get()));
-    JsonObject* keys = json_object_get_object_member(o, "scenario_keys");
-    for (const auto& [k, v] : j.identity) {
-        if (!json_object_has_member(keys, k.c_str())) {
-            added_removed->push_back(k + " (new)");
-            continue;
-        }
-        const char* was = json_object_get_string_member_with_default(keys, k.c_str(), "");
-        if (v != was)
-            d.push_back(k + ": " + was + " in the baseline, " + v + " now");
-    }
-    GList* members = json_object_get_members(keys);
-    for (GList* l = members; l; l = l->next)
-        if (!j.identity.count((const char*)l->data))
-            added_removed->push_back(std::string((const char*)l->data) + " (gone)");
-    g_list_free(members);
-    return d;
-}
-
-// Driver tunables that differ from the baseline's ("driver.copybreak: 256 -> 0").
-std::vector<std::string> driver_diff(const scenario_job& j)
-{
-    std::vector<std::string> d;
-    JsonObject* o = json_node_get_object(json_parser_get_root(j.baseline.get()));
-    JsonNode* drv = json_object_get_member(o, "driver");
-    if (!drv || !JSON_NODE_HOLDS_OBJECT(drv))
-        return d;
-    JsonNode* keys = json_object_get_member(json_node_get_object(drv), "keys");
-    if (!keys || !JSON_NODE_HOLDS_OBJECT(keys))
-        return d;
-    JsonObject* ko = json_node_get_object(keys);
-    for (const auto& [k, v] : j.driver) {
-        const char* was = json_object_get_string_member_with_default(ko, k.c_str(), nullptr);
-        if (was && v != was)
-            d.push_back(k + ": " + was + " -> " + v);
-    }
-    return d;
-}
-
-// The baseline file of one finished run.
-std::string baseline_text(const scenario_job& j, const std::string& summary_path, const regress_report& rep,
-                          std::string* err)
-{
-    JsonParser* p = json_parser_new();
-    GError* e = nullptr;
-    if (!json_parser_load_from_file(p, summary_path.c_str(), &e)) {
-        *err = summary_path + ": " + e->message;
-        g_error_free(e);
-        g_object_unref(p);
-        return "";
-    }
-    JsonNode* summary = json_node_copy(json_parser_get_root(p));
-    g_object_unref(p);
-    JsonObject* so = json_node_get_object(summary);
-    // Not part of what the driver did: wall-clock data, ids, paths.
-    for (const char* k : {"wall_time_s", "realtime_factor", "run_id", "config_hash", "results_dir", "patches"})
-        if (json_object_has_member(so, k))
-            json_object_remove_member(so, k);
-    JsonObject* o = json_object_new();
-    json_object_set_string_member(o, "format", k_baseline_format);
-    json_object_set_string_member(o, "scenario", j.id.c_str());
-    json_object_set_string_member(o, "description", j.description.c_str());
-    json_object_set_string_member(o, "scenario_file", base_name(j.file).c_str());
-    json_object_set_string_member(o, "fecsim_version", PACKAGE_VERSION);
-    JsonObject* drv = json_object_new();
-    json_object_set_string_member(drv, "source", rep.driver.empty() ? "drivers/fec" : base_name(rep.driver).c_str());
-    JsonArray* pa = json_array_new();
-    for (const auto& x : rep.patches)
-        json_array_add_string_element(pa, base_name(x).c_str());
-    json_object_set_array_member(drv, "patches", pa);
-    JsonObject* dk = json_object_new();
-    for (const auto& [k, v] : j.driver)
-        json_object_set_string_member(dk, k.c_str(), v.c_str());
-    json_object_set_object_member(drv, "keys", dk);
-    json_object_set_object_member(o, "driver", drv);
-    JsonObject* keys = json_object_new();
-    for (const auto& [k, v] : j.identity)
-        json_object_set_string_member(keys, k.c_str(), v.c_str());
-    json_object_set_object_member(o, "scenario_keys", keys);
-    json_object_set_member(o, "summary", summary);
-    JsonNode* n = json_node_init_object(json_node_alloc(), o);
-    json_object_unref(o);
-    std::string s = json_to_string(n, true);
-    json_node_unref(n);
-    return s;
 }
 
 std::string run_label(const std::vector<std::string>& patches, const std::string& driver, bool update)

@@ -1,5 +1,5 @@
-// sim/config/text.h: small text helpers shared by the scenario loader, the
-// result writers and the commands (header only; depends on GLib alone).
+// sim/config/text.h: small text and path-name helpers shared by the scenario
+// loader, the result writers and the commands (header only; GLib alone).
 #pragma once
 #include <cstdlib>
 #include <glib.h>
@@ -26,6 +26,24 @@ inline std::string abs_path(const std::string& p)
     char* rp = realpath(p.c_str(), nullptr);
     std::string r = rp ? rp : p;
     std::free(rp);
+    return r;
+}
+
+// The last component of a path, and the path without it (g_path_get_basename,
+// g_path_get_dirname: "." for a bare name).
+inline std::string base_name(const std::string& p)
+{
+    gchar* b = g_path_get_basename(p.c_str());
+    std::string r = b;
+    g_free(b);
+    return r;
+}
+
+inline std::string dir_name(const std::string& p)
+{
+    gchar* d = g_path_get_dirname(p.c_str());
+    std::string r = d;
+    g_free(d);
     return r;
 }
 
