@@ -5,6 +5,7 @@ noinst_LIBRARIES += sim/libsim.a
 sim_libsim_a_CXXFLAGS = $(AM_CXXFLAGS) $(GLIB_CFLAGS) $(JSONGLIB_CFLAGS) -DFECSIM_GNUPLOT='"$(GNUPLOT)"'
 sim_libsim_a_SOURCES = \
 	sim/soc.h sim/soc.cc \
+	sim/config/text.h \
 	sim/config/units.h sim/config/units.cc \
 	sim/config/registry.h sim/config/registry.cc \
 	sim/config/scenario.h sim/config/scenario.cc \
@@ -17,7 +18,9 @@ sim_libsim_a_SOURCES = \
 	sim/results/sweep.h sim/results/sweep.cc \
 	sim/results/plot.h sim/results/plot.cc \
 	sim/results/regress.h sim/results/regress.cc \
-	sim/cli/commands.h sim/cli/cli_common.cc sim/cli/cmd_run.cc sim/cli/cmd_regress.cc
+	sim/cli/commands.h sim/cli/cli_common.cc sim/cli/job_pool.h sim/cli/job_pool.cc \
+	sim/cli/cmd_run.cc sim/cli/cmd_sweep.cc sim/cli/cmd_plot.cc \
+	sim/cli/regress_baseline.h sim/cli/regress_baseline.cc sim/cli/cmd_regress.cc
 nodist_sim_libsim_a_SOURCES = sim/builtin_scenarios.h sim/version.h
 EXTRA_DIST += $(wildcard $(srcdir)/sim/*/*.def)
 

@@ -20,16 +20,19 @@ std::string version_text()
 
 // ---------------------------------------------------------------- shared options
 
-void scenario_option_entries(scenario_options* o, std::vector<GOptionEntry>* e)
+std::vector<GOptionEntry> scenario_option_entries(scenario_options* o, std::initializer_list<GOptionEntry> own)
 {
-    e->push_back({"set", 'o', 0, G_OPTION_ARG_STRING_ARRAY, &o->set,
-                  "Override a scenario key after all files (repeatable), e.g. -o l2.size=512KiB", "GROUP.KEY=VALUE"});
-    e->push_back(
+    std::vector<GOptionEntry> e;
+    e.push_back({"set", 'o', 0, G_OPTION_ARG_STRING_ARRAY, &o->set,
+                 "Override a scenario key after all files (repeatable), e.g. -o l2.size=512KiB", "GROUP.KEY=VALUE"});
+    e.push_back(
         {"seed", 0, 0, G_OPTION_ARG_STRING, &o->seed, "Seed of every random generator (= -o scenario.seed=N)", "N"});
-    e->push_back({"patch", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o->patch,
-                  "Driver patch (unified diff, applied with patch -p1 to the driver sources before they are "
-                  "built; repeatable, in order; appends to driver.patches)",
-                  "FILE"});
+    e.push_back({"patch", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o->patch,
+                 "Driver patch (unified diff, applied with patch -p1 to the driver sources before they are "
+                 "built; repeatable, in order; appends to driver.patches)",
+                 "FILE"});
+    e.insert(e.end(), own.begin(), own.end());
+    return e;
 }
 
 int load_scenario(const std::vector<std::string>& files, const scenario_options& o, resolved_scenario* r,
@@ -71,6 +74,12 @@ int load_scenario(const std::vector<std::string>& files, const scenario_options&
     return EXIT_OK;
 }
 
+int usage_error(const char* name, const std::string& what)
+{
+    std::fprintf(stderr, "fecsim %s: %s\nTry 'fecsim %s --help'.\n", name, what.c_str(), name);
+    return EXIT_BAD_INPUT;
+}
+
 bool parse_command(const char* name, const char* params, const char* summary, const char* examples,
                    std::vector<GOptionEntry> entries, int argc, char** argv, std::vector<std::string>* args,
                    int* status)
@@ -88,9 +97,8 @@ bool parse_command(const char* name, const char* params, const char* summary, co
     g_option_context_free(ctx);
     g_set_prgname("fecsim");
     if (!ok) {
-        std::fprintf(stderr, "fecsim %s: %s\nTry 'fecsim %s --help'.\n", name, err->message, name);
+        *status = usage_error(name, err->message);
         g_error_free(err);
-        *status = EXIT_BAD_INPUT;
         return false;
     }
     args->clear();

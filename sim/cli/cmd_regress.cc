@@ -10,29 +10,22 @@
 // that fails with bad input (a patch that does not apply, a driver that does
 // not compile) stops the others: exit status 2, its message, nothing kept.
 // Baselines are written (--update-baseline) only when every run finished.
-//
-// A baseline file <baseline-dir>/<scenario-id>.json holds the run's summary
-// without wall-clock data, absolute paths or run ids (so that recording the
-// same thing twice gives the same bytes) and the resolved scenario without
-// the driver keys, which identifies what it was recorded for.
+// The baseline files themselves: sim/cli/regress_baseline.h.
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <dirent.h>
-#include <fcntl.h>
 #include <glib.h>
 #include <json-glib/json-glib.h>
 #include <map>
 #include <memory>
-#include <sys/wait.h>
-#include <thread>
-#include <unistd.h>
 #include "sim/cli/commands.h"
+#include "sim/cli/job_pool.h"
+#include "sim/cli/regress_baseline.h"
+#include "sim/config/text.h"
 #include "sim/results/regress.h"
-#include "sim/results/sweep.h"
 #include "sim/results/results.h"
 
 #ifndef FECSIM_SRCDIR
@@ -52,48 +45,8 @@ const char* const k_examples_regress =
 
 namespace {
 
-volatile sig_atomic_t g_stop_signal = 0;
-void on_stop(int sig) { g_stop_signal = sig; }
-
-const char* const k_baseline_format = "fecsim-regress-baseline-1";
-
 std::string default_suite_dir() { return std::string(FECSIM_SRCDIR) + "/scenarios/regress"; }
 std::string default_baseline_dir() { return std::string(FECSIM_SRCDIR) + "/results/baselines/imx6q"; }
-
-std::string abs_path(const std::string& p)
-{
-    char* rp = realpath(p.c_str(), nullptr);
-    std::string r = rp ? rp : p;
-    free(rp);
-    return r;
-}
-
-std::string base_name(const std::string& p)
-{
-    gchar* b = g_path_get_basename(p.c_str());
-    std::string r = b;
-    g_free(b);
-    return r;
-}
-
-std::string dir_name(const std::string& p)
-{
-    gchar* d = g_path_get_dirname(p.c_str());
-    std::string r = d;
-    g_free(d);
-    return r;
-}
-
-std::string file_text(const std::string& path)
-{
-    gchar* d = nullptr;
-    gsize n = 0;
-    std::string s;
-    if (g_file_get_contents(path.c_str(), &d, &n, nullptr))
-        s.assign(d, n);
-    g_free(d);
-    return s;
-}
 
 // The *.ini scenario files of a directory (not suite.ini), sorted.
 std::vector<std::string> dir_scenarios(const std::string& dir)
@@ -109,172 +62,6 @@ std::vector<std::string> dir_scenarios(const std::string& dir)
     }
     std::sort(v.begin(), v.end());
     return v;
-}
-
-// What a baseline was recorded for: every resolved key but those of the
-// [driver] group, the driver under test, which regress varies (--patch,
-// --driver, -o driver.copybreak=...); other paths by file name only, so that
-// baselines do not depend on where the tree is checked out.
-std::map<std::string, std::string> scenario_identity(const resolved_scenario& r)
-{
-    std::map<std::string, std::string> m;
-    for (const auto& g : registry_groups())
-        for (const auto& k : g.keys(false)) {
-            const std::string name = std::string(g.name) + "." + k;
-            if (std::string(g.name) == "driver" || name == "scenario.description")
-                continue;
-            std::string v = scenario_value(r, g, k);
-            const string_key* sk = g.find_string(k);
-            if (sk && (sk->kind == str_kind::path || sk->kind == str_kind::path_list) && !v.empty())
-                v = base_name(v);
-            m[name] = v;
-        }
-    return m;
-}
-
-// The driver's tunables (copybreak, ring sizes) as run: recorded in the
-// baseline and reported when they differ, as part of the driver change.
-std::map<std::string, std::string> driver_keys(const resolved_scenario& r)
-{
-    std::map<std::string, std::string> m;
-    const group_entry* g = registry_find("driver");
-    for (const auto& k : g->keys(false))
-        if (k != "source" && k != "patches")
-            m["driver." + k] = scenario_value(r, *g, k);
-    return m;
-}
-
-struct scenario_job {
-    std::string file;  // as given (or found in a directory)
-    std::string id, description;
-    const regress_suite* suite = nullptr;
-    std::map<std::string, std::string> identity;
-    std::map<std::string, std::string> driver;  // driver_keys() as run
-    std::shared_ptr<JsonParser> baseline;       // the baseline file, if any
-    JsonObject* base_summary = nullptr;
-    std::string run_dir, log;
-    pid_t pid = -1;
-    std::chrono::steady_clock::time_point start;
-};
-
-// Read <dir>/<id>.json. Returns "" on success, else why not.
-std::string read_baseline(const std::string& path, scenario_job* j)
-{
-    std::shared_ptr<JsonParser> p(json_parser_new(), g_object_unref);
-    GError* e = nullptr;
-    if (!json_parser_load_from_file(p.get(), path.c_str(), &e)) {
-        std::string why = e->message;
-        g_error_free(e);
-        return why;
-    }
-    JsonNode* root = json_parser_get_root(p.get());
-    if (!root || !JSON_NODE_HOLDS_OBJECT(root))
-        return "not a fecsim baseline (no JSON object)";
-    JsonObject* o = json_node_get_object(root);
-    const char* fmt = json_object_get_string_member_with_default(o, "format", "");
-    if (std::strcmp(fmt, k_baseline_format) != 0)
-        return std::string("not a fecsim baseline (format '") + fmt + "', expected '" + k_baseline_format + "')";
-    if (!json_object_has_member(o, "summary") || !JSON_NODE_HOLDS_OBJECT(json_object_get_member(o, "summary")) ||
-        !json_object_has_member(o, "scenario_keys") ||
-        !JSON_NODE_HOLDS_OBJECT(json_object_get_member(o, "scenario_keys")))
-        return "not a fecsim baseline (no summary or scenario_keys)";
-    j->baseline = p;
-    j->base_summary = json_object_get_object_member(o, "summary");
-    return "";
-}
-
-// Keys whose value differs between the baseline and the scenario now
-// ("traffic.frame_rate: 10000 in the baseline, 20000 now"). Keys that exist
-// on one side only (a parameter added to or removed from fecsim) are listed
-// in *added_removed.
-std::vector<std::string> identity_diff(const scenario_job& j, std::vector<std::string>* added_removed)
-{
-    std::vector<std::string> d;
-    JsonObject* o = json_node_get_object(json_parser_get_root(j.baseline.get()));
-    JsonObject* keys = json_object_get_object_member(o, "scenario_keys");
-    for (const auto& [k, v] : j.identity) {
-        if (!json_object_has_member(keys, k.c_str())) {
-            added_removed->push_back(k + " (new)");
-            continue;
-        }
-        const char* was = json_object_get_string_member_with_default(keys, k.c_str(), "");
-        if (v != was)
-            d.push_back(k + ": " + was + " in the baseline, " + v + " now");
-    }
-    GList* members = json_object_get_members(keys);
-    for (GList* l = members; l; l = l->next)
-        if (!j.identity.count((const char*)l->data))
-            added_removed->push_back(std::string((const char*)l->data) + " (gone)");
-    g_list_free(members);
-    return d;
-}
-
-// Driver tunables that differ from the baseline's ("driver.copybreak: 256 -> 0").
-std::vector<std::string> driver_diff(const scenario_job& j)
-{
-    std::vector<std::string> d;
-    JsonObject* o = json_node_get_object(json_parser_get_root(j.baseline.get()));
-    JsonNode* drv = json_object_get_member(o, "driver");
-    if (!drv || !JSON_NODE_HOLDS_OBJECT(drv))
-        return d;
-    JsonNode* keys = json_object_get_member(json_node_get_object(drv), "keys");
-    if (!keys || !JSON_NODE_HOLDS_OBJECT(keys))
-        return d;
-    JsonObject* ko = json_node_get_object(keys);
-    for (const auto& [k, v] : j.driver) {
-        const char* was = json_object_get_string_member_with_default(ko, k.c_str(), nullptr);
-        if (was && v != was)
-            d.push_back(k + ": " + was + " -> " + v);
-    }
-    return d;
-}
-
-// The baseline file of one finished run.
-std::string baseline_text(const scenario_job& j, const std::string& summary_path, const regress_report& rep,
-                          std::string* err)
-{
-    JsonParser* p = json_parser_new();
-    GError* e = nullptr;
-    if (!json_parser_load_from_file(p, summary_path.c_str(), &e)) {
-        *err = summary_path + ": " + e->message;
-        g_error_free(e);
-        g_object_unref(p);
-        return "";
-    }
-    JsonNode* summary = json_node_copy(json_parser_get_root(p));
-    g_object_unref(p);
-    JsonObject* so = json_node_get_object(summary);
-    // Not part of what the driver did: wall-clock data, ids, paths.
-    for (const char* k : {"wall_time_s", "realtime_factor", "run_id", "config_hash", "results_dir", "patches"})
-        if (json_object_has_member(so, k))
-            json_object_remove_member(so, k);
-    JsonObject* o = json_object_new();
-    json_object_set_string_member(o, "format", k_baseline_format);
-    json_object_set_string_member(o, "scenario", j.id.c_str());
-    json_object_set_string_member(o, "description", j.description.c_str());
-    json_object_set_string_member(o, "scenario_file", base_name(j.file).c_str());
-    json_object_set_string_member(o, "fecsim_version", PACKAGE_VERSION);
-    JsonObject* drv = json_object_new();
-    json_object_set_string_member(drv, "source", rep.driver.empty() ? "drivers/fec" : base_name(rep.driver).c_str());
-    JsonArray* pa = json_array_new();
-    for (const auto& x : rep.patches)
-        json_array_add_string_element(pa, base_name(x).c_str());
-    json_object_set_array_member(drv, "patches", pa);
-    JsonObject* dk = json_object_new();
-    for (const auto& [k, v] : j.driver)
-        json_object_set_string_member(dk, k.c_str(), v.c_str());
-    json_object_set_object_member(drv, "keys", dk);
-    json_object_set_object_member(o, "driver", drv);
-    JsonObject* keys = json_object_new();
-    for (const auto& [k, v] : j.identity)
-        json_object_set_string_member(keys, k.c_str(), v.c_str());
-    json_object_set_object_member(o, "scenario_keys", keys);
-    json_object_set_member(o, "summary", summary);
-    JsonNode* n = json_node_init_object(json_node_alloc(), o);
-    json_object_unref(o);
-    std::string s = json_to_string(n, true);
-    json_node_unref(n);
-    return s;
 }
 
 std::string run_label(const std::vector<std::string>& patches, const std::string& driver, bool update)
@@ -306,10 +93,8 @@ std::string run_label(const std::vector<std::string>& patches, const std::string
     return buf + r;
 }
 
-} // namespace
-
-int cmd_regress(const cli& c, int argc, char** argv)
-{
+// fecsim regress's options, and what follows from them.
+struct regress_options {
     scenario_options so;
     gchar* baseline_opt = nullptr;
     gchar* driver = nullptr;
@@ -317,31 +102,18 @@ int cmd_regress(const cli& c, int argc, char** argv)
     gchar* out = nullptr;
     gint jobs = 0;
     gboolean update = false, quiet = false, changes_only = false;
-    std::vector<GOptionEntry> e;
-    scenario_option_entries(&so, &e);
-    e.push_back({"baseline", 0, 0, G_OPTION_ARG_FILENAME, &baseline_opt,
-                 "Baseline directory: one <scenario-id>.json per scenario (default: results/baselines/imx6q of "
-                 "the source tree)",
-                 "DIR"});
-    e.push_back({"driver", 0, 0, G_OPTION_ARG_FILENAME, &driver,
-                 "Driver source directory to run instead of drivers/fec (= -o driver.source=DIR); --patch files "
-                 "apply to it",
-                 "DIR"});
-    e.push_back({"update-baseline", 0, 0, G_OPTION_ARG_NONE, &update,
-                 "Record the runs as the new baseline (written only when every run finished; exit status 0). "
-                 "Where an old baseline exists, the table shows what changed",
-                 nullptr});
-    e.push_back({"format", 0, 0, G_OPTION_ARG_STRING, &format,
-                 "Report on stdout: text (the table), json (machine-readable) or junit (JUnit XML, a testcase "
-                 "per scenario and metric)",
-                 "FORMAT"});
-    e.push_back({"changes-only", 0, 0, G_OPTION_ARG_NONE, &changes_only,
-                 "Text format: leave out the rows whose verdict is ok", nullptr});
-    e.push_back({"jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "Scenarios run at once (default: the number of cores)", "N"});
-    e.push_back({"out", 0, 0, G_OPTION_ARG_FILENAME, &out,
-                 "Results root (default ./results): the runs and the reports go to <out>/regress/<run-id>/", "DIR"});
-    e.push_back({"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Nothing on stderr but errors", nullptr});
+    std::vector<std::string> args;  // SUITE...: scenario files and directories
+    std::string fmt;                // text, json or junit
+    std::string driver_dir;         // --driver made absolute; "" for drivers/fec
+    std::string baseline_dir;
+};
 
+// (scenario file, its suite file), in the order the runs are reported.
+using scenario_files = std::vector<std::pair<std::string, std::string>>;
+using suite_map = std::map<std::string, std::unique_ptr<regress_suite>>;  // by suite file
+
+std::string regress_help()
+{
     std::string metrics_help = "Metrics (summary.json keys; higher is worse unless marked):\n";
     for (const auto& n : regress_metric_names()) {
         metric_info mi;
@@ -350,48 +122,79 @@ int cmd_regress(const cli& c, int argc, char** argv)
         metrics_help += "  " + name + std::string(name.size() < 28 ? 28 - name.size() : 1, ' ') + mi.unit +
                         (mi.worse == worse_when::lower ? ", lower is worse" : "") + "\n";
     }
-    const std::string summary =
-        "Run a suite of scenarios with a driver change (--patch, --driver, -o driver.KEY=VALUE) and\n"
-        "compare every metric of each run with the stored baseline, within the tolerances of the\n"
-        "suite file. Prints a table: scenario, metric, baseline, new, delta, tolerance and the\n"
-        "verdict: ok, improved, REGRESSED (worse by more than the tolerance) or new-violation (a\n"
-        "DMA coherence violation, by kind and driver function, that the baseline does not have:\n"
-        "always a regression, also when other metrics improved).\n"
-        "Exit status: 0 no regression; 1 something regressed; 2 bad input (unknown option or\n"
-        "metric, missing baseline, baseline of another scenario, a patch that does not apply, a\n"
-        "driver that does not compile), nothing written; 3 a run failed.\n"
-        "SUITE: scenario files and directories of them (every .ini but suite.ini); default: the\n"
-        "source tree's scenarios/regress. Tolerances: suite.ini next to the scenarios (else the\n"
-        "default suite's), a [tolerances] group of metric=tolerance lines: 0.5 (absolute, in the\n"
-        "metric's unit), 2% (relative to the baseline) or 2%,10 (the larger).\n"
-        "Runs and reports (report.txt, report.json, report.xml) are kept in <out>/regress/<run-id>/.\n\n" +
-        metrics_help;
-    std::vector<std::string> args;
-    int status = EXIT_OK;
-    if (!parse_command("regress", "[SUITE...]", summary.c_str(), k_examples_regress, e, argc, argv, &args, &status))
-        return status;
-    const std::string fmt = format ? format : "text";
-    if (fmt != "text" && fmt != "json" && fmt != "junit") {
-        std::fprintf(stderr, "error: --format=%s: expected text, json or junit\n", fmt.c_str());
-        return EXIT_BAD_INPUT;
-    }
-    if (jobs < 0 || jobs > 1024) {
-        std::fprintf(stderr, "error: -j %d: expected 1 .. 1024\n", jobs);
-        return EXIT_BAD_INPUT;
-    }
-    std::string driver_dir;
-    if (driver) {
-        if (!g_file_test(driver, G_FILE_TEST_IS_DIR)) {
-            std::fprintf(stderr, "error: --driver %s: not a directory\n", driver);
-            return EXIT_BAD_INPUT;
-        }
-        driver_dir = abs_path(driver);
-    }
+    return "Run a suite of scenarios with a driver change (--patch, --driver, -o driver.KEY=VALUE) and\n"
+           "compare every metric of each run with the stored baseline, within the tolerances of the\n"
+           "suite file. Prints a table: scenario, metric, baseline, new, delta, tolerance and the\n"
+           "verdict: ok, improved, REGRESSED (worse by more than the tolerance) or new-violation (a\n"
+           "DMA coherence violation, by kind and driver function, that the baseline does not have:\n"
+           "always a regression, also when other metrics improved).\n"
+           "Exit status: 0 no regression; 1 something regressed; 2 bad input (unknown option or\n"
+           "metric, missing baseline, baseline of another scenario, a patch that does not apply, a\n"
+           "driver that does not compile), nothing written; 3 a run failed.\n"
+           "SUITE: scenario files and directories of them (every .ini but suite.ini); default: the\n"
+           "source tree's scenarios/regress. Tolerances: suite.ini next to the scenarios (else the\n"
+           "default suite's), a [tolerances] group of metric=tolerance lines: 0.5 (absolute, in the\n"
+           "metric's unit), 2% (relative to the baseline) or 2%,10 (the larger).\n"
+           "Runs and reports (report.txt, report.json, report.xml) are kept in <out>/regress/<run-id>/.\n\n" +
+           metrics_help;
+}
 
-    // Scenario files and their suite files.
+// Parse and check the options. False with *status.
+bool regress_parse_options(int argc, char** argv, regress_options* o, int* status)
+{
+    const std::vector<GOptionEntry> e = scenario_option_entries(&o->so, {
+        {"baseline", 0, 0, G_OPTION_ARG_FILENAME, &o->baseline_opt,
+         "Baseline directory: one <scenario-id>.json per scenario (default: results/baselines/imx6q of "
+         "the source tree)",
+         "DIR"},
+        {"driver", 0, 0, G_OPTION_ARG_FILENAME, &o->driver,
+         "Driver source directory to run instead of drivers/fec (= -o driver.source=DIR); --patch files "
+         "apply to it",
+         "DIR"},
+        {"update-baseline", 0, 0, G_OPTION_ARG_NONE, &o->update,
+         "Record the runs as the new baseline (written only when every run finished; exit status 0). "
+         "Where an old baseline exists, the table shows what changed",
+         nullptr},
+        {"format", 0, 0, G_OPTION_ARG_STRING, &o->format,
+         "Report on stdout: text (the table), json (machine-readable) or junit (JUnit XML, a testcase "
+         "per scenario and metric)",
+         "FORMAT"},
+        {"changes-only", 0, 0, G_OPTION_ARG_NONE, &o->changes_only,
+         "Text format: leave out the rows whose verdict is ok", nullptr},
+        {"jobs", 'j', 0, G_OPTION_ARG_INT, &o->jobs, "Scenarios run at once (default: the number of cores)", "N"},
+        {"out", 0, 0, G_OPTION_ARG_FILENAME, &o->out,
+         "Results root (default ./results): the runs and the reports go to <out>/regress/<run-id>/", "DIR"},
+        {"quiet", 'q', 0, G_OPTION_ARG_NONE, &o->quiet, "Nothing on stderr but errors", nullptr},
+    });
+    const std::string summary = regress_help();
+    if (!parse_command("regress", "[SUITE...]", summary.c_str(), k_examples_regress, e, argc, argv, &o->args, status))
+        return false;
+    *status = EXIT_BAD_INPUT;
+    o->fmt = o->format ? o->format : "text";
+    if (o->fmt != "text" && o->fmt != "json" && o->fmt != "junit") {
+        std::fprintf(stderr, "error: --format=%s: expected text, json or junit\n", o->fmt.c_str());
+        return false;
+    }
+    if (!jobs_option_ok(o->jobs))
+        return false;
+    if (o->driver) {
+        if (!g_file_test(o->driver, G_FILE_TEST_IS_DIR)) {
+            std::fprintf(stderr, "error: --driver %s: not a directory\n", o->driver);
+            return false;
+        }
+        o->driver_dir = abs_path(o->driver);
+    }
+    o->baseline_dir = o->baseline_opt ? o->baseline_opt : default_baseline_dir();
+    *status = EXIT_OK;
+    return true;
+}
+
+// The scenario files of args (default: the source tree's suite) and their
+// suite files. EXIT_OK or EXIT_BAD_INPUT.
+int find_scenarios(std::vector<std::string> args, scenario_files* files)
+{
     if (args.empty())
         args.push_back(default_suite_dir());
-    std::vector<std::pair<std::string, std::string>> files;  // scenario, suite file
     for (const auto& a : args) {
         if (g_file_test(a.c_str(), G_FILE_TEST_IS_DIR)) {
             const auto v = dir_scenarios(a);
@@ -400,21 +203,26 @@ int cmd_regress(const cli& c, int argc, char** argv)
                 return EXIT_BAD_INPUT;
             }
             for (const auto& f : v)
-                files.push_back({f, suite_file_for_dir(a)});
+                files->push_back({f, suite_file_for_dir(a)});
         } else if (base_name(a) == "suite.ini") {
             std::fprintf(stderr, "error: %s: a suite file, not a scenario; give its directory\n", a.c_str());
             return EXIT_BAD_INPUT;
         } else {
-            files.push_back({a, suite_file_for_dir(dir_name(a))});
+            files->push_back({a, suite_file_for_dir(dir_name(a))});
         }
     }
+    return EXIT_OK;
+}
+
+// Every suite file, read once; all errors reported. EXIT_OK or EXIT_BAD_INPUT.
+int read_suites(const scenario_files& files, suite_map* suites)
+{
     std::vector<std::string> errors;
-    std::map<std::string, std::unique_ptr<regress_suite>> suites;
     for (const auto& f : files)
-        if (!suites.count(f.second)) {
+        if (!suites->count(f.second)) {
             auto s = std::make_unique<regress_suite>();
             suite_read(f.second, s.get(), &errors);
-            suites[f.second] = std::move(s);
+            (*suites)[f.second] = std::move(s);
         }
     for (const auto& x : errors)
         std::fprintf(stderr, "%s\n", x.c_str());
@@ -423,18 +231,23 @@ int cmd_regress(const cli& c, int argc, char** argv)
                      errors.size() == 1 ? "" : "s");
         return EXIT_BAD_INPUT;
     }
+    return EXIT_OK;
+}
 
-    // Every scenario as the runs will see it, and as its baseline knows it.
+// Every scenario as the runs will see it, and as its baseline knows it
+// (without the patches). EXIT_OK or EXIT_BAD_INPUT (all errors reported).
+int load_jobs(const regress_options& o, const scenario_files& files, const suite_map& suites,
+              std::vector<scenario_job>* jv)
+{
     std::vector<std::string> extra;
-    if (!driver_dir.empty())
-        extra.push_back("driver.source=" + driver_dir);
-    scenario_options plain = so;
+    if (!o.driver_dir.empty())
+        extra.push_back("driver.source=" + o.driver_dir);
+    scenario_options plain = o.so;
     plain.patch = nullptr;
-    std::vector<scenario_job> jv;
     int bad = 0;
     for (const auto& f : files) {
         resolved_scenario r, id_r;
-        if (load_scenario({f.first}, so, &r, extra) != EXIT_OK) {
+        if (load_scenario({f.first}, o.so, &r, extra) != EXIT_OK) {
             bad++;
             continue;
         }
@@ -443,196 +256,161 @@ int cmd_regress(const cli& c, int argc, char** argv)
         j.file = f.first;
         j.id = r.cfg.scenario.id;
         j.description = r.cfg.scenario.description;
-        j.suite = suites[f.second].get();
+        j.suite = suites.at(f.second).get();
         j.identity = scenario_identity(id_r);
         j.driver = driver_keys(r);
-        for (const auto& o : jv)
-            if (o.id == j.id) {
+        for (const auto& x : *jv)
+            if (x.id == j.id) {
                 std::fprintf(stderr, "error: %s and %s are both scenario '%s': a baseline is kept per scenario id\n",
-                             o.file.c_str(), j.file.c_str(), j.id.c_str());
+                             x.file.c_str(), j.file.c_str(), j.id.c_str());
                 return EXIT_BAD_INPUT;
             }
-        jv.push_back(std::move(j));
+        jv->push_back(std::move(j));
     }
-    if (bad)
+    return bad ? EXIT_BAD_INPUT : EXIT_OK;
+}
+
+// Read j's baseline and check that it was recorded for the same scenario.
+// With --update-baseline a missing, unreadable or foreign baseline is no
+// error (it gets overwritten; j then has none). EXIT_OK or EXIT_BAD_INPUT.
+int check_baseline(const regress_options& o, scenario_job* j)
+{
+    const std::string path = o.baseline_dir + "/" + j->id + ".json";
+    const bool present = g_file_test(path.c_str(), G_FILE_TEST_EXISTS);
+    if (!present && !o.update) {
+        std::string opts;
+        for (gchar** x = o.so.set; x && *x; x++)
+            opts += std::string(" -o ") + *x;
+        if (o.so.seed)
+            opts += std::string(" --seed ") + o.so.seed;
+        std::fprintf(stderr,
+                     "error: no baseline for scenario '%s' (%s): %s does not exist.\n"
+                     "Record one with the unchanged driver first:\n"
+                     "  fecsim regress --update-baseline --baseline %s%s %s\n",
+                     j->id.c_str(), j->file.c_str(), path.c_str(), o.baseline_dir.c_str(), opts.c_str(),
+                     j->file.c_str());
         return EXIT_BAD_INPUT;
-
-    // Baselines.
-    const std::string baseline_dir = baseline_opt ? baseline_opt : default_baseline_dir();
-    for (auto& j : jv) {
-        const std::string path = baseline_dir + "/" + j.id + ".json";
-        const bool present = g_file_test(path.c_str(), G_FILE_TEST_EXISTS);
-        if (!present && !update) {
-            std::string opts;
-            for (gchar** o = so.set; o && *o; o++)
-                opts += std::string(" -o ") + *o;
-            if (so.seed)
-                opts += std::string(" --seed ") + so.seed;
-            std::fprintf(stderr,
-                         "error: no baseline for scenario '%s' (%s): %s does not exist.\n"
-                         "Record one with the unchanged driver first:\n"
-                         "  fecsim regress --update-baseline --baseline %s%s %s\n",
-                         j.id.c_str(), j.file.c_str(), path.c_str(), baseline_dir.c_str(), opts.c_str(),
-                         j.file.c_str());
-            return EXIT_BAD_INPUT;
-        }
-        if (!present)
-            continue;
-        const std::string why = read_baseline(path, &j);
-        if (!why.empty()) {
-            if (update) {
-                std::fprintf(stderr, "fecsim regress: %s: %s; it will be overwritten\n", path.c_str(), why.c_str());
-                continue;
-            }
-            std::fprintf(stderr, "error: %s: %s\n", path.c_str(), why.c_str());
-            return EXIT_BAD_INPUT;
-        }
-        std::vector<std::string> other;
-        const auto diff = identity_diff(j, &other);
-        if (!diff.empty()) {
-            if (update) {
-                j.baseline.reset();
-                j.base_summary = nullptr;
-                continue;
-            }
-            std::fprintf(stderr, "error: %s was recorded for a different scenario '%s' (%s):\n", path.c_str(),
-                         j.id.c_str(), j.file.c_str());
-            for (size_t i = 0; i < diff.size() && i < 10; i++)
-                std::fprintf(stderr, "  %s\n", diff[i].c_str());
-            if (diff.size() > 10)
-                std::fprintf(stderr, "  ... and %zu more\n", diff.size() - 10);
-            std::fprintf(stderr, "Compare with the same scenario and options, or record the baseline again with "
-                                 "--update-baseline.\n");
-            return EXIT_BAD_INPUT;
-        }
-        if (!other.empty() && !quiet)
-            std::fprintf(stderr,
-                         "fecsim regress: note: %s: %zu scenario key%s added to or removed from fecsim since the "
-                         "baseline (%s%s); compared anyway\n",
-                         path.c_str(), other.size(), other.size() == 1 ? "" : "s", other[0].c_str(),
-                         other.size() > 1 ? ", ..." : "");
     }
-
-    // The results directory, built under a temporary name.
-    regress_report rep;
-    rep.baseline_dir = baseline_dir;
-    rep.driver = driver_dir;
-    rep.update = update;
-    for (gchar** p = so.patch; p && *p; p++)
-        rep.patches.push_back(*p);
-    run_dir rd;
-    std::string err;
-    if (!rd.open_auto(out ? out : "results", "regress", run_label(rep.patches, driver_dir, update), &err) ||
-        !make_dirs(rd.tmp_path("logs"), nullptr, &err)) {
-        std::fprintf(stderr, "error: %s\n", err.c_str());
-        rd.discard();
-        return EXIT_RUN_FAILED;
+    if (!present)
+        return EXIT_OK;
+    const std::string why = read_baseline(path, j);
+    if (!why.empty()) {
+        if (o.update) {
+            std::fprintf(stderr, "fecsim regress: %s: %s; it will be overwritten\n", path.c_str(), why.c_str());
+            return EXIT_OK;
+        }
+        std::fprintf(stderr, "error: %s: %s\n", path.c_str(), why.c_str());
+        return EXIT_BAD_INPUT;
     }
-    std::vector<std::string> child_opts;
-    for (gchar** o = so.set; o && *o; o++)
-        child_opts.insert(child_opts.end(), {"-o", *o});
-    if (so.seed)
-        child_opts.insert(child_opts.end(), {"--seed", so.seed});
-    for (gchar** p = so.patch; p && *p; p++)
-        child_opts.insert(child_opts.end(), {"--patch", abs_path(*p)});
-    if (!driver_dir.empty())
-        child_opts.insert(child_opts.end(), {"-o", "driver.source=" + driver_dir});
+    std::vector<std::string> other;
+    const auto diff = identity_diff(*j, &other);
+    if (!diff.empty()) {
+        if (o.update) {
+            j->baseline.reset();
+            j->base_summary = nullptr;
+            return EXIT_OK;
+        }
+        std::fprintf(stderr, "error: %s was recorded for a different scenario '%s' (%s):\n", path.c_str(),
+                     j->id.c_str(), j->file.c_str());
+        for (size_t i = 0; i < diff.size() && i < 10; i++)
+            std::fprintf(stderr, "  %s\n", diff[i].c_str());
+        if (diff.size() > 10)
+            std::fprintf(stderr, "  ... and %zu more\n", diff.size() - 10);
+        std::fprintf(stderr, "Compare with the same scenario and options, or record the baseline again with "
+                             "--update-baseline.\n");
+        return EXIT_BAD_INPUT;
+    }
+    if (!other.empty() && !o.quiet)
+        std::fprintf(stderr,
+                     "fecsim regress: note: %s: %zu scenario key%s added to or removed from fecsim since the "
+                     "baseline (%s%s); compared anyway\n",
+                     path.c_str(), other.size(), other.size() == 1 ? "" : "s", other[0].c_str(),
+                     other.size() > 1 ? ", ..." : "");
+    return EXIT_OK;
+}
 
-    struct sigaction sa;
-    std::memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_stop;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, nullptr);
-    sigaction(SIGTERM, &sa, nullptr);
-    sigaction(SIGHUP, &sa, nullptr);
+// The options every child `fecsim run` gets after its scenario file.
+std::vector<std::string> child_options(const regress_options& o)
+{
+    std::vector<std::string> v;
+    for (gchar** x = o.so.set; x && *x; x++)
+        v.insert(v.end(), {"-o", *x});
+    if (o.so.seed)
+        v.insert(v.end(), {"--seed", o.so.seed});
+    for (gchar** p = o.so.patch; p && *p; p++)
+        v.insert(v.end(), {"--patch", abs_path(*p)});
+    if (!o.driver_dir.empty())
+        v.insert(v.end(), {"-o", "driver.source=" + o.driver_dir});
+    return v;
+}
 
-    const size_t n_jobs = jobs > 0 ? (size_t)jobs : std::max(1u, std::thread::hardware_concurrency());
-    if (!quiet)
-        std::fprintf(stderr, "fecsim regress: %zu scenario%s, %zu at a time, against %s%s\n", jv.size(),
-                     jv.size() == 1 ? "" : "s", std::min(n_jobs, jv.size()), baseline_dir.c_str(),
-                     update ? " (recording)" : "");
-    const auto t0 = std::chrono::steady_clock::now();
-    size_t next = 0, live = 0, done = 0;
+// Run every scenario into rd (jv[i].run_dir), o.jobs at a time. The first
+// failure stops the others. Returns EXIT_OK; else rd is discarded and the
+// result is the failure's exit status, or (stopped by a signal) what
+// job_pool::die_of_stop_signal() returns.
+int run_scenarios(const cli& c, const regress_options& o, run_dir* rd, std::vector<scenario_job>* jv)
+{
+    job_pool pool({SIGINT, SIGTERM, SIGHUP});
+    const size_t n_jobs = jobs_slots(o.jobs);
+    if (!o.quiet)
+        std::fprintf(stderr, "fecsim regress: %zu scenario%s, %zu at a time, against %s%s\n", jv->size(),
+                     jv->size() == 1 ? "" : "s", std::min(n_jobs, jv->size()), o.baseline_dir.c_str(),
+                     o.update ? " (recording)" : "");
+    const std::vector<std::string> opts = child_options(o);
+    std::vector<child_job> children;
+    for (auto& j : *jv) {
+        j.run_dir = rd->tmp_path(j.id);
+        j.log = rd->tmp_path("logs/" + j.id + ".log");
+        std::vector<std::string> a = {c.exe, "run", j.file};
+        a.insert(a.end(), opts.begin(), opts.end());
+        a.insert(a.end(), {"--run-dir", j.run_dir, "--quiet"});
+        children.push_back({a, j.log});
+    }
+    size_t done = 0;
     int fail_status = 0;
     std::string fail_text;
-    while ((next < jv.size() || live) && !g_stop_signal) {
-        while (next < jv.size() && live < n_jobs && !fail_status) {
-            scenario_job& j = jv[next++];
-            j.run_dir = rd.tmp_path(j.id);
-            j.log = rd.tmp_path("logs/" + j.id + ".log");
-            std::vector<std::string> a = {c.exe, "run", j.file};
-            a.insert(a.end(), child_opts.begin(), child_opts.end());
-            a.insert(a.end(), {"--run-dir", j.run_dir, "--quiet"});
-            j.pid = spawn_child(a, j.log);
-            if (j.pid < 0) {
-                fail_status = EXIT_RUN_FAILED;
-                fail_text = std::string("cannot start a process: ") + std::strerror(errno) + "\n";
-                break;
-            }
-            j.start = std::chrono::steady_clock::now();
-            live++;
-        }
-        if (!live)
-            break;
-        int st = 0;
-        const pid_t pid = waitpid(-1, &st, 0);
-        if (pid < 0) {
-            if (errno == EINTR)
-                continue;
-            break;
-        }
-        auto it = std::find_if(jv.begin(), jv.end(), [&](const scenario_job& j) { return j.pid == pid; });
-        if (it == jv.end())
-            continue;
-        live--;
-        it->pid = -1;
-        const bool ok = WIFEXITED(st) && WEXITSTATUS(st) == 0 && run_dir_complete(it->run_dir);
-        if (ok) {
+    auto ended = [&](const child_end& e) {
+        const scenario_job& j = (*jv)[e.job];
+        if (e.exited_zero() && run_dir_complete(j.run_dir)) {
             done++;
-            if (!quiet)
-                std::fprintf(stderr, "  [%zu/%zu] %s done in %.1f s\n", done, jv.size(), it->id.c_str(),
-                             std::chrono::duration<double>(std::chrono::steady_clock::now() - it->start).count());
-            continue;
+            if (!o.quiet)
+                std::fprintf(stderr, "  [%zu/%zu] %s done in %.1f s\n", done, jv->size(), j.id.c_str(), e.seconds);
+            return pool_next::go_on;
         }
         if (fail_status)
-            continue;  // stopped by us after the first failure
+            return pool_next::go_on;  // stopped by us after the first failure
         // The first failure stops the others: a patch that does not apply fails everywhere.
-        fail_status = WIFEXITED(st) && WEXITSTATUS(st) == EXIT_BAD_INPUT ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
-        char how[64];
-        std::snprintf(how, sizeof how, "%s %d", WIFEXITED(st) ? "exit status" : "signal",
-                      WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+        fail_status = e.exit_status() == EXIT_BAD_INPUT ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
         fail_text =
-            "fecsim regress: scenario " + it->id + " (" + it->file + ") failed (" + how + "):\n" + file_text(it->log);
-        for (const auto& j : jv)
-            if (j.pid > 0)
-                kill(j.pid, SIGTERM);
-    }
-    if (g_stop_signal) {
-        for (const auto& j : jv)
-            if (j.pid > 0)
-                kill(j.pid, SIGTERM);
-        for (const auto& j : jv)
-            if (j.pid > 0)
-                waitpid(j.pid, nullptr, 0);
-        rd.discard();
+            "fecsim regress: scenario " + j.id + " (" + j.file + ") failed (" + e.how() + "):\n" + read_log(j.log);
+        return pool_next::stop_rest;
+    };
+    auto start_failed = [&](int err) {
+        fail_status = EXIT_RUN_FAILED;
+        fail_text = std::string("cannot start a process: ") + std::strerror(err) + "\n";
+        return pool_next::finish;
+    };
+    if (pool.run(children, n_jobs, ended, start_failed)) {
+        rd->discard();
         std::fprintf(stderr, "fecsim regress: interrupted; nothing was kept\n");
-        signal(g_stop_signal, SIG_DFL);
-        raise(g_stop_signal);
-        return 128 + g_stop_signal;
+        return job_pool::die_of_stop_signal();
     }
     if (fail_status) {
-        for (const auto& j : jv)
-            if (j.pid > 0)
-                waitpid(j.pid, nullptr, 0);
-        rd.discard();
+        rd->discard();
         std::fputs(fail_text.c_str(), stderr);
         std::fprintf(stderr, "fecsim regress: nothing was compared or written\n");
         return fail_status;
     }
+    return EXIT_OK;
+}
 
-    // Compare.
-    std::vector<std::pair<std::string, std::string>> baselines;  // path, text (update)
-    for (auto& j : jv) {
+// Compare every finished run with its baseline into rep; with
+// --update-baseline, the new baseline files (path, text) into *baselines.
+// EXIT_OK, or EXIT_RUN_FAILED with rd discarded.
+int compare_runs(const regress_options& o, const std::vector<scenario_job>& jv, run_dir* rd, regress_report* rep,
+                 std::vector<std::pair<std::string, std::string>>* baselines)
+{
+    for (const auto& j : jv) {
         scenario_report s;
         s.id = j.id;
         s.file = j.file;
@@ -644,48 +422,56 @@ int cmd_regress(const cli& c, int argc, char** argv)
             std::fprintf(stderr, "error: %s/summary.json: %s\n", j.run_dir.c_str(), ge->message);
             g_error_free(ge);
             g_object_unref(p);
-            rd.discard();
+            rd->discard();
             return EXIT_RUN_FAILED;
         }
         compare_summaries(j.base_summary, json_node_get_object(json_parser_get_root(p)), *j.suite, &s);
         if (j.baseline)
             s.driver_changes = driver_diff(j);
         g_object_unref(p);
-        if (update) {
-            const std::string t = baseline_text(j, j.run_dir + "/summary.json", rep, &err);
+        if (o.update) {
+            std::string err;
+            const std::string t = baseline_text(j, j.run_dir + "/summary.json", *rep, &err);
             if (t.empty()) {
                 std::fprintf(stderr, "error: %s\n", err.c_str());
-                rd.discard();
+                rd->discard();
                 return EXIT_RUN_FAILED;
             }
-            baselines.push_back({baseline_dir + "/" + j.id + ".json", t});
+            baselines->push_back({o.baseline_dir + "/" + j.id + ".json", t});
         }
-        rep.scenarios.push_back(s);
+        rep->scenarios.push_back(s);
     }
+    return EXIT_OK;
+}
 
-    // Keep the runs and the reports, then (--update-baseline) the baselines.
-    std::string final_dir;
+// Keep the runs and the reports, then (--update-baseline) the baselines;
+// the report on stdout. Returns the command's exit status.
+int keep_results(const regress_options& o, run_dir* rd, regress_report* rep,
+                 const std::vector<std::pair<std::string, std::string>>& baselines,
+                 std::chrono::steady_clock::time_point t0)
+{
+    std::string final_dir, err;
     bool already = false;
     // The reports name the final directory, so they are written once it is in place.
-    if (!rd.commit(&final_dir, &already, &err)) {
+    if (!rd->commit(&final_dir, &already, &err)) {
         std::fprintf(stderr, "error: %s\n", err.c_str());
-        rd.discard();
+        rd->discard();
         return EXIT_RUN_FAILED;
     }
-    rep.results_dir = final_dir;
-    for (auto& s : rep.scenarios)
+    rep->results_dir = final_dir;
+    for (auto& s : rep->scenarios)
         s.run_dir = final_dir + "/" + s.id;
-    const std::string text = report_text(rep, changes_only);
-    const std::string json = report_json(rep);
-    const std::string junit = report_junit(rep);
+    const std::string text = report_text(*rep, o.changes_only);
+    const std::string json = report_json(*rep);
+    const std::string junit = report_junit(*rep);
     if (!write_file_atomic(final_dir + "/report.txt", text, &err) ||
         !write_file_atomic(final_dir + "/report.json", json, &err) ||
         !write_file_atomic(final_dir + "/report.xml", junit, &err)) {
         std::fprintf(stderr, "error: %s\n", err.c_str());
         return EXIT_RUN_FAILED;
     }
-    if (update) {
-        if (!make_dirs(baseline_dir, nullptr, &err)) {
+    if (o.update) {
+        if (!make_dirs(o.baseline_dir, nullptr, &err)) {
             std::fprintf(stderr, "error: %s\n", err.c_str());
             return EXIT_RUN_FAILED;
         }
@@ -695,20 +481,62 @@ int cmd_regress(const cli& c, int argc, char** argv)
                 return EXIT_RUN_FAILED;
             }
     }
-    if (fmt == "json")
+    if (o.fmt == "json")
         std::fputs(json.c_str(), stdout);
-    else if (fmt == "junit")
+    else if (o.fmt == "junit")
         std::fputs(junit.c_str(), stdout);
     else
         std::fputs(text.c_str(), stdout);
     std::fflush(stdout);
-    if (!quiet)
+    if (!o.quiet)
         std::fprintf(stderr, "fecsim regress: %s in %.1f s; runs and reports in %s\n",
-                     update            ? "baselines recorded"
-                     : rep.regressed() ? "REGRESSED"
-                                       : "no regression",
+                     o.update           ? "baselines recorded"
+                     : rep->regressed() ? "REGRESSED"
+                                        : "no regression",
                      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), final_dir.c_str());
-    return rep.regressed() ? EXIT_CHECK_FAILED : EXIT_OK;
+    return rep->regressed() ? EXIT_CHECK_FAILED : EXIT_OK;
+}
+
+} // namespace
+
+int cmd_regress(const cli& c, int argc, char** argv)
+{
+    regress_options o;
+    int status = EXIT_OK;
+    if (!regress_parse_options(argc, argv, &o, &status))
+        return status;
+    scenario_files files;
+    suite_map suites;
+    std::vector<scenario_job> jv;
+    if ((status = find_scenarios(o.args, &files)) != EXIT_OK || (status = read_suites(files, &suites)) != EXIT_OK ||
+        (status = load_jobs(o, files, suites, &jv)) != EXIT_OK)
+        return status;
+    for (auto& j : jv)
+        if ((status = check_baseline(o, &j)) != EXIT_OK)
+            return status;
+
+    // The results directory, built under a temporary name.
+    regress_report rep;
+    rep.baseline_dir = o.baseline_dir;
+    rep.driver = o.driver_dir;
+    rep.update = o.update;
+    for (gchar** p = o.so.patch; p && *p; p++)
+        rep.patches.push_back(*p);
+    run_dir rd;
+    std::string err;
+    if (!rd.open_auto(o.out ? o.out : "results", "regress", run_label(rep.patches, o.driver_dir, o.update), &err) ||
+        !make_dirs(rd.tmp_path("logs"), nullptr, &err)) {
+        std::fprintf(stderr, "error: %s\n", err.c_str());
+        rd.discard();
+        return EXIT_RUN_FAILED;
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    if ((status = run_scenarios(c, o, &rd, &jv)) != EXIT_OK)
+        return status;
+    std::vector<std::pair<std::string, std::string>> baselines;  // path, text (--update-baseline)
+    if ((status = compare_runs(o, jv, &rd, &rep, &baselines)) != EXIT_OK)
+        return status;
+    return keep_results(o, &rd, &rep, baselines, t0);
 }
 
 } // namespace sim

@@ -96,8 +96,8 @@ static int print_existing(const std::string& dir, bool json, bool quiet)
 
 // ---------------------------------------------------------------- run
 
-int cmd_run(const cli& c, int argc, char** argv)
-{
+// fecsim run's options, as given.
+struct run_options {
     scenario_options so;
     gboolean json = false, quiet = false, show_progress = false, strict = false;
     gchar* out = nullptr;
@@ -105,72 +105,57 @@ int cmd_run(const cli& c, int argc, char** argv)
     gchar* trace = nullptr;
     gchar* vcd = nullptr;
     gboolean list_all = false;
-    std::vector<GOptionEntry> e;
-    scenario_option_entries(&so, &e);
-    e.push_back({"json", 0, 0, G_OPTION_ARG_NONE, &json,
-                 "Print the summary as one JSON object on stdout (everything else goes to stderr)", nullptr});
-    e.push_back({"out", 0, 0, G_OPTION_ARG_FILENAME, &out, "Results root (default ./results)", "DIR"});
-    e.push_back({"run-dir", 0, 0, G_OPTION_ARG_FILENAME, &run_dir_opt,
-                 "Write the results exactly to DIR instead of <out>/<id>/<run-id>. If DIR already holds a "
-                 "finished run, do nothing (this is what makes sweeps resumable)",
-                 "DIR"});
-    e.push_back({"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "No summary and no progress on stderr", nullptr});
-    e.push_back({"strict-coherence", 0, 0, G_OPTION_ARG_NONE, &strict,
-                 "Exit with status 1 if the DMA coherence checker reports any violation (results are kept)",
-                 nullptr});
-    e.push_back({"progress", 0, 0, G_OPTION_ARG_NONE, &show_progress,
-                 "Show progress even when stderr is not a terminal", nullptr});
-    e.push_back({"trace", 0, 0, G_OPTION_ARG_STRING, &trace,
-                 "Trace components into sim.log: l1,l2,dram,noc,stress,mac,desc,dma,cpu,shim,traffic or all",
-                 "COMPONENTS"});
-    e.push_back({"vcd", 0, 0, G_OPTION_ARG_FILENAME, &vcd,
-                 "Write a VCD waveform of the signals the models register (written directly, not part of the "
-                 "results directory)",
-                 "FILE"});
-    e.push_back({"list-params", 0, 0, G_OPTION_ARG_NONE, &list_all, "List every scenario key and exit", nullptr});
-    std::vector<std::string> files;
-    int status = EXIT_OK;
-    if (!parse_command("run", "[SCENARIO...]",
-                       "Simulate a scenario: the files are layered in order (later files override earlier ones),\n"
-                       "then -o, --seed and --patch. Without a file, the built-in default scenario runs\n"
-                       "(scenarios/default.ini: i.MX6Q, stock driver, copybreak, idle).\n"
-                       "Results: <out>/<scenario-id>/<run-id>/ with scenario.resolved.ini, stats.json,\n"
-                       "stats.txt, summary.json, series.csv, cmdline.txt, version.txt and sim.log.",
-                       k_examples_run, e, argc, argv, &files, &status))
-        return status;
-    if (list_all) {
-        std::fputs(params_text("", terminal_width()).c_str(), stdout);
-        return EXIT_OK;
-    }
+    std::vector<std::string> files;  // the scenario files
+};
 
-    uint32_t flags = 0;
-    if (trace) {
-        std::string err;
-        if (!models::trace_parse(trace, &flags, &err)) {
-            std::fprintf(stderr, "error: --trace: %s\n", err.c_str());
-            return EXIT_BAD_INPUT;
-        }
-    }
-    resolved_scenario r;
-    if ((status = load_scenario(files, so, &r)) != EXIT_OK)
-        return status;
-    if (run_dir_opt && run_dir_complete(run_dir_opt))
-        return print_existing(run_dir_opt, json, quiet);
-    if (vcd && g_file_test(vcd, G_FILE_TEST_IS_DIR)) {
-        std::fprintf(stderr, "error: --vcd %s: is a directory\n", vcd);
-        return EXIT_BAD_INPUT;
-    }
+static bool run_parse_options(int argc, char** argv, run_options* o, int* status)
+{
+    const std::vector<GOptionEntry> e = scenario_option_entries(&o->so, {
+        {"json", 0, 0, G_OPTION_ARG_NONE, &o->json,
+         "Print the summary as one JSON object on stdout (everything else goes to stderr)", nullptr},
+        {"out", 0, 0, G_OPTION_ARG_FILENAME, &o->out, "Results root (default ./results)", "DIR"},
+        {"run-dir", 0, 0, G_OPTION_ARG_FILENAME, &o->run_dir_opt,
+         "Write the results exactly to DIR instead of <out>/<id>/<run-id>. If DIR already holds a "
+         "finished run, do nothing (this is what makes sweeps resumable)",
+         "DIR"},
+        {"quiet", 'q', 0, G_OPTION_ARG_NONE, &o->quiet, "No summary and no progress on stderr", nullptr},
+        {"strict-coherence", 0, 0, G_OPTION_ARG_NONE, &o->strict,
+         "Exit with status 1 if the DMA coherence checker reports any violation (results are kept)",
+         nullptr},
+        {"progress", 0, 0, G_OPTION_ARG_NONE, &o->show_progress,
+         "Show progress even when stderr is not a terminal", nullptr},
+        {"trace", 0, 0, G_OPTION_ARG_STRING, &o->trace,
+         "Trace components into sim.log: l1,l2,dram,noc,stress,mac,desc,dma,cpu,shim,traffic or all",
+         "COMPONENTS"},
+        {"vcd", 0, 0, G_OPTION_ARG_FILENAME, &o->vcd,
+         "Write a VCD waveform of the signals the models register (written directly, not part of the "
+         "results directory)",
+         "FILE"},
+        {"list-params", 0, 0, G_OPTION_ARG_NONE, &o->list_all, "List every scenario key and exit", nullptr},
+    });
+    return parse_command("run", "[SCENARIO...]",
+                         "Simulate a scenario: the files are layered in order (later files override earlier ones),\n"
+                         "then -o, --seed and --patch. Without a file, the built-in default scenario runs\n"
+                         "(scenarios/default.ini: i.MX6Q, stock driver, copybreak, idle).\n"
+                         "Results: <out>/<scenario-id>/<run-id>/ with scenario.resolved.ini, stats.json,\n"
+                         "stats.txt, summary.json, series.csv, cmdline.txt, version.txt and sim.log.",
+                         k_examples_run, e, argc, argv, &o->files, status);
+}
 
-    const std::string run_id = run_id_for(r);
-    run_dir rd;
+// Open the run directory (removed again on SIGINT/SIGTERM/SIGHUP) and write
+// what the run starts from: the resolved scenario, the command line, the
+// version. EXIT_OK, else the exit status (rd discarded).
+static int run_open(const cli& c, const run_options& o, const resolved_scenario& r, const std::string& run_id,
+                    run_dir* rd)
+{
     std::string err;
-    const bool opened = run_dir_opt ? rd.open_fixed(run_dir_opt, &err)
-                                    : rd.open_auto(out ? out : "results", r.cfg.scenario.id, run_id, &err);
+    const bool opened = o.run_dir_opt ? rd->open_fixed(o.run_dir_opt, &err)
+                                      : rd->open_auto(o.out ? o.out : "results", r.cfg.scenario.id, run_id, &err);
     if (!opened) {
         std::fprintf(stderr, "error: %s\n", err.c_str());
-        return run_dir_opt ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
+        return o.run_dir_opt ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
     }
-    run_dir_install_signal_cleanup(&rd);
+    run_dir_install_signal_cleanup(rd);
     const std::string header = " fecsim resolved scenario: every key of every group, defaults included.\n"
                                " Run it again with: fecsim run scenario.resolved.ini\n"
                                " Read from: " +
@@ -180,65 +165,75 @@ int cmd_run(const cli& c, int argc, char** argv)
                                        f += (f.empty() ? "" : ", ") + x;
                                    return f.empty() ? std::string("(no file)") : f;
                                }();
-    if (!rd.write("scenario.resolved.ini", scenario_dump(r, header), &err) ||
-        !rd.write("cmdline.txt", cmdline_text(c), &err) || !rd.write("version.txt", version_text(), &err)) {
+    if (!rd->write("scenario.resolved.ini", scenario_dump(r, header), &err) ||
+        !rd->write("cmdline.txt", cmdline_text(c), &err) || !rd->write("version.txt", version_text(), &err)) {
         std::fprintf(stderr, "error: %s\n", err.c_str());
-        rd.discard();
+        rd->discard();
         return EXIT_RUN_FAILED;
     }
-    models::log_set_file(rd.tmp_path("sim.log").c_str());
+    return EXIT_OK;
+}
+
+// Elaborate the models (*s, and *prog when progress is shown) and simulate,
+// the model log going to the run directory's sim.log (left open for the
+// caller). EXIT_OK, else the exit status (rd discarded).
+static int run_simulate(const run_options& o, const resolved_scenario& r, uint32_t flags, run_dir* rd,
+                        std::unique_ptr<soc>* s, std::unique_ptr<progress>* prog, run_summary* sum)
+{
+    models::log_set_file(rd->tmp_path("sim.log").c_str());
     models::g_trace_flags = flags;
     sc_core::sc_report_handler::set_handler(report_handler);
-
-    std::unique_ptr<soc> s;
     try {
-        s.reset(new soc(r.cfg));
+        s->reset(new soc(r.cfg));
     } catch (const khost::driver_error& ex) {
         models::log_set_file(nullptr);
         std::fprintf(stderr, "error: driver: %s\n", ex.what());
-        rd.discard();
+        rd->discard();
         return EXIT_BAD_INPUT;
     } catch (const std::exception& ex) {
         models::log_set_file(nullptr);
         std::fprintf(stderr, "error: the models reject this configuration: %s\n", ex.what());
-        rd.discard();
+        rd->discard();
         return EXIT_BAD_INPUT;
     }
     sc_core::sc_trace_file* tf = nullptr;
-    if (vcd) {
-        std::string base = vcd;
+    if (o.vcd) {
+        std::string base = o.vcd;
         if (base.size() > 4 && base.compare(base.size() - 4, 4, ".vcd") == 0)
             base.resize(base.size() - 4);  // SystemC appends .vcd
         tf = sc_core::sc_create_vcd_trace_file(base.c_str());
         if (!tf) {
-            std::fprintf(stderr, "error: --vcd %s: cannot create the file\n", vcd);
-            rd.discard();
+            std::fprintf(stderr, "error: --vcd %s: cannot create the file\n", o.vcd);
+            rd->discard();
             return EXIT_BAD_INPUT;
         }
-        s->trace(tf);
+        (*s)->trace(tf);
     }
     const bool tty = isatty(STDERR_FILENO);
-    std::unique_ptr<progress> prog;
-    if (show_progress || (tty && !quiet))
-        prog.reset(new progress("fecsim_progress", r.cfg.scenario.warmup_ps, r.cfg.scenario.duration_ps, stderr, tty));
-
-    run_summary sum;
+    if (o.show_progress || (tty && !o.quiet))
+        prog->reset(
+            new progress("fecsim_progress", r.cfg.scenario.warmup_ps, r.cfg.scenario.duration_ps, stderr, tty));
     try {
-        sum = s->run();
+        *sum = (*s)->run();
     } catch (const std::exception& ex) {
-        if (prog)
-            prog->finish();
+        if (*prog)
+            (*prog)->finish();
         models::sim_log(models::log_level::error, "fecsim", "simulation failed: %s", ex.what());
         models::log_set_file(nullptr);
         std::fprintf(stderr, "error: the simulation failed: %s\n", ex.what());
-        rd.discard();
+        rd->discard();
         return EXIT_RUN_FAILED;
     }
-    if (prog)
-        prog->finish();
+    if (*prog)
+        (*prog)->finish();
     if (tf)
         sc_core::sc_close_vcd_trace_file(tf);
+    return EXIT_OK;
+}
 
+// The summary.json keys beyond the simulation's own.
+static summary_extra run_extra(const resolved_scenario& r, const std::string& run_id)
+{
     summary_extra x;
     x.run_id = run_id;
     x.config_hash = scenario_hash(r);
@@ -251,42 +246,90 @@ int cmd_run(const cli& c, int argc, char** argv)
     x.log_guest_errors = models::log_count(models::log_level::guest_error);
     x.log_unimplemented = models::log_count(models::log_level::unimp);
     x.log_warnings = models::log_count(models::log_level::warn);
+    return x;
+}
 
-    const auto raw = stats_collect(*s);
+// Write the statistics, series and summary, close the model log and put
+// the run directory in place; then the summary on stderr and (--json)
+// stdout. Returns the command's exit status.
+static int run_finish(const run_options& o, const resolved_scenario& r, const std::string& run_id, const soc& s,
+                      const run_summary& sum, run_dir* rd)
+{
+    const summary_extra x = run_extra(r, run_id);
+    const auto raw = stats_collect(s);
     const auto der = stats_derive(raw);
     JsonNode* node = summary_node(sum, x);
-    const bool wrote = rd.write("stats.json", stats_json(r, raw, der), &err) &&
-                       rd.write("stats.txt", stats_txt(r, raw, der), &err) &&
-                       rd.write("series.csv", series_csv(s->series_columns(), s->series()), &err) &&
-                       rd.write("summary.json", json_to_string(node, true), &err);
+    std::string err;
+    const bool wrote = rd->write("stats.json", stats_json(r, raw, der), &err) &&
+                       rd->write("stats.txt", stats_txt(r, raw, der), &err) &&
+                       rd->write("series.csv", series_csv(s.series_columns(), s.series()), &err) &&
+                       rd->write("summary.json", json_to_string(node, true), &err);
     models::log_set_file(nullptr);
     std::string final_dir;
     bool already = false;
-    if (!wrote || !rd.commit(&final_dir, &already, &err)) {
+    if (!wrote || !rd->commit(&final_dir, &already, &err)) {
         json_node_unref(node);
         std::fprintf(stderr, "error: %s\n", err.c_str());
-        rd.discard();
+        rd->discard();
         return EXIT_RUN_FAILED;
     }
     run_dir_install_signal_cleanup(nullptr);
     if (already) {
         json_node_unref(node);
-        return print_existing(final_dir, json, quiet);
+        return print_existing(final_dir, o.json, o.quiet);
     }
-    if (!quiet)
+    if (!o.quiet)
         std::fputs(summary_text(sum, x, final_dir).c_str(), stderr);
-    if (json) {
+    if (o.json) {
         json_object_set_string_member(json_node_get_object(node), "results_dir", final_dir.c_str());
         std::fputs(json_to_string(node, true).c_str(), stdout);
         std::fflush(stdout);
     }
     json_node_unref(node);
-    if (strict && sum.coherence_violations) {
+    if (o.strict && sum.coherence_violations) {
         std::fprintf(stderr, "fecsim run: --strict-coherence: %llu DMA coherence violation%s\n",
                      (unsigned long long)sum.coherence_violations, sum.coherence_violations == 1 ? "" : "s");
         return EXIT_CHECK_FAILED;
     }
     return EXIT_OK;
+}
+
+int cmd_run(const cli& c, int argc, char** argv)
+{
+    run_options o;
+    int status = EXIT_OK;
+    if (!run_parse_options(argc, argv, &o, &status))
+        return status;
+    if (o.list_all) {
+        std::fputs(params_text("", terminal_width()).c_str(), stdout);
+        return EXIT_OK;
+    }
+    uint32_t flags = 0;
+    if (o.trace) {
+        std::string err;
+        if (!models::trace_parse(o.trace, &flags, &err)) {
+            std::fprintf(stderr, "error: --trace: %s\n", err.c_str());
+            return EXIT_BAD_INPUT;
+        }
+    }
+    resolved_scenario r;
+    if ((status = load_scenario(o.files, o.so, &r)) != EXIT_OK)
+        return status;
+    if (o.run_dir_opt && run_dir_complete(o.run_dir_opt))
+        return print_existing(o.run_dir_opt, o.json, o.quiet);
+    if (o.vcd && g_file_test(o.vcd, G_FILE_TEST_IS_DIR)) {
+        std::fprintf(stderr, "error: --vcd %s: is a directory\n", o.vcd);
+        return EXIT_BAD_INPUT;
+    }
+    const std::string run_id = run_id_for(r);
+    run_dir rd;
+    std::unique_ptr<soc> s;
+    std::unique_ptr<progress> prog;
+    run_summary sum;
+    if ((status = run_open(c, o, r, run_id, &rd)) != EXIT_OK ||
+        (status = run_simulate(o, r, flags, &rd, &s, &prog, &sum)) != EXIT_OK)
+        return status;
+    return run_finish(o, r, run_id, *s, sum, &rd);
 }
 
 // ---------------------------------------------------------------- check
@@ -295,9 +338,9 @@ int cmd_check(const cli&, int argc, char** argv)
 {
     scenario_options so;
     gboolean quiet = false;
-    std::vector<GOptionEntry> e;
-    scenario_option_entries(&so, &e);
-    e.push_back({"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print errors only", nullptr});
+    const std::vector<GOptionEntry> e = scenario_option_entries(&so, {
+        {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print errors only", nullptr},
+    });
     std::vector<std::string> files;
     int status = EXIT_OK;
     if (!parse_command("check", "SCENARIO...",
@@ -308,10 +351,8 @@ int cmd_check(const cli&, int argc, char** argv)
                        "  fecsim check scenarios/imx6q/copybreak-stock-idle.ini -o l1.size=64KiB\n",
                        e, argc, argv, &files, &status))
         return status;
-    if (files.empty()) {
-        std::fprintf(stderr, "fecsim check: no scenario file given\nTry 'fecsim check --help'.\n");
-        return EXIT_BAD_INPUT;
-    }
+    if (files.empty())
+        return usage_error("check", "no scenario file given");
     int bad = 0;
     for (const auto& f : files) {
         resolved_scenario r;

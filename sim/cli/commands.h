@@ -6,6 +6,7 @@
 // during simulation, I/O error, a sweep point failed).
 #pragma once
 #include <glib.h>
+#include <initializer_list>
 #include <string>
 #include <vector>
 #include "sim/config/scenario.h"
@@ -25,7 +26,9 @@ struct scenario_options {
     gchar** patch = nullptr;  // --patch FILE
     gchar* seed = nullptr;    // --seed N
 };
-void scenario_option_entries(scenario_options* o, std::vector<GOptionEntry>* entries);
+// -o, --seed and --patch, followed by a command's own options (--help
+// lists them in this order).
+std::vector<GOptionEntry> scenario_option_entries(scenario_options* o, std::initializer_list<GOptionEntry> own);
 // Read files (or builtin:default.ini when none), apply the options, then
 // `extra` ("group.key=value", as -o, e.g. a sweep point), resolve.
 // Prints every error to stderr unless quiet; returns EXIT_OK or EXIT_BAD_INPUT.
@@ -37,6 +40,10 @@ int load_scenario(const std::vector<std::string>& files, const scenario_options&
 bool parse_command(const char* name, const char* params, const char* summary, const char* examples,
                    std::vector<GOptionEntry> entries, int argc, char** argv, std::vector<std::string>* args,
                    int* status);
+
+// "fecsim <name>: <what>" and the hint to its --help on stderr; returns
+// EXIT_BAD_INPUT.
+int usage_error(const char* name, const std::string& what);
 
 std::string version_text();  // fecsim version, git revision, library versions
 

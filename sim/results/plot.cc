@@ -1,4 +1,4 @@
-// sim/results/plot.cc: fecsim plot.
+// sim/results/plot.cc: gnuplot scripts and images of run and sweep directories.
 #include "sim/results/plot.h"
 #include <algorithm>
 #include <cmath>
@@ -8,7 +8,6 @@
 #include <json-glib/json-glib.h>
 #include <map>
 #include <sys/stat.h>
-#include "sim/cli/commands.h"
 #include "sim/results/results.h"
 #include "sim/results/sweep.h"
 #include "sim/config/units.h"
@@ -157,7 +156,14 @@ struct varied {
 
 // ---------------------------------------------------------------- sweep
 
-bool plot_sweep(const std::string& dir, std::vector<std::string>* written, std::string* err)
+// A sweep as sweep.json describes it.
+struct sweep_desc {
+    std::string scenario, name;
+    std::vector<varied> vs;
+};
+
+// Read dir/sweep.json, collecting the sweep first if it has none.
+bool read_sweep_desc(const std::string& dir, sweep_desc* sd, std::string* err)
 {
     if (!g_file_test((dir + "/sweep.json").c_str(), G_FILE_TEST_EXISTS)) {
         size_t finished;
@@ -174,9 +180,8 @@ bool plot_sweep(const std::string& dir, std::vector<std::string>* written, std::
         return false;
     }
     JsonObject* root = json_node_get_object(json_parser_get_root(p));
-    const std::string scenario = json_object_get_string_member(root, "scenario");
-    const std::string sname = json_object_get_string_member(root, "sweep");
-    std::vector<varied> vs;
+    sd->scenario = json_object_get_string_member(root, "scenario");
+    sd->name = json_object_get_string_member(root, "sweep");
     JsonArray* va = json_object_get_array_member(root, "varied");
     for (guint i = 0; i < json_array_get_length(va); i++) {
         JsonObject* o = json_array_get_object_element(va, i);
@@ -192,32 +197,30 @@ bool plot_sweep(const std::string& dir, std::vector<std::string>* written, std::
             JsonNode* b = json_array_get_element(base, j);
             v.base.push_back(JSON_NODE_HOLDS_NULL(b) ? NAN : json_node_get_double(b));
         }
-        vs.push_back(v);
+        sd->vs.push_back(v);
     }
     g_object_unref(p);
+    return true;
+}
 
-    table csv;
-    if (!read_csv(dir + "/sweep.csv", &csv) || csv.size() < 2) {
-        *err = dir + "/sweep.csv has no finished points to plot";
-        return false;
-    }
-    const auto& hdr = csv[0];
-    auto col = [&](const std::string& n) -> int {
-        for (size_t i = 0; i < hdr.size(); i++)
-            if (hdr[i] == n)
-                return (int)i + 1;
-        return 0;
-    };
-    // x: the first numeric varied key, else the first one.
-    size_t xi = 0;
-    for (size_t i = 0; i < vs.size(); i++)
-        if (vs[i].numeric) {
-            xi = i;
-            break;
-        }
-    const varied& xv = vs[xi];
-    const int xc = col(xv.key);
-    std::string xexpr, xtics, xlabel = xv.key;
+// gnuplot column number (from 1) of the CSV header cell n; 0 if absent.
+int column_of(const std::vector<std::string>& hdr, const std::string& n)
+{
+    for (size_t i = 0; i < hdr.size(); i++)
+        if (hdr[i] == n)
+            return (int)i + 1;
+    return 0;
+}
+
+// The x axis of a sweep's plots for varied key xv in CSV column xc: the
+// expression of x, the tics (text values, placed at 0, 1, ...) and the label.
+struct x_axis {
+    std::string expr, tics, label;
+};
+x_axis sweep_x_axis(const varied& xv, int xc)
+{
+    x_axis x;
+    x.label = xv.key;
     if (xv.numeric) {
         bool ok;
         const models::param_kind k = kind_from_name(xv.kind, &ok);
@@ -227,74 +230,140 @@ bool plot_sweep(const std::string& dir, std::vector<std::string>* written, std::
             if (b != 0 && (mx == 0 || std::fabs(b) < mx))
                 mx = std::fabs(b);
         const std::string du = ok ? units_display_unit(k, mx, &scale) : "";
-        xexpr = "(column(" + std::to_string(xc) + ")/" + fmt(scale) + ")";
+        x.expr = "(column(" + std::to_string(xc) + ")/" + fmt(scale) + ")";
         if (!du.empty())
-            xlabel += " (" + du + ")";
+            x.label += " (" + du + ")";
         else if (!xv.unit.empty())
-            xlabel += " (" + xv.unit + ")";
+            x.label += " (" + xv.unit + ")";
     } else {
-        xexpr = "(";
-        xtics = "set xtics (";
+        x.expr = "(";
+        x.tics = "set xtics (";
         for (size_t j = 0; j < xv.values.size(); j++) {
-            xexpr += "strcol(" + std::to_string(xc) + ") eq " + gq(xv.values[j]) + " ? " + std::to_string(j) + " : ";
-            xtics += (j ? ", " : "") + gq(xv.values[j]) + " " + std::to_string(j);
+            x.expr += "strcol(" + std::to_string(xc) + ") eq " + gq(xv.values[j]) + " ? " + std::to_string(j) + " : ";
+            x.tics += (j ? ", " : "") + gq(xv.values[j]) + " " + std::to_string(j);
         }
-        xexpr += "NaN)";
-        xtics += ")\nset xrange [-0.5:" + std::to_string(xv.values.size()) + "-0.5]\n";
+        x.expr += "NaN)";
+        x.tics += ")\nset xrange [-0.5:" + std::to_string(xv.values.size()) + "-0.5]\n";
     }
-    // Curves: distinct combinations of the other varied columns, in order of appearance.
-    std::vector<std::vector<std::pair<int, std::string>>> combos;  // (column, csv text)
-    std::vector<std::string> titles;
-    for (size_t r = 1; r < csv.size(); r++) {
-        std::vector<std::pair<int, std::string>> c;
-        std::string title;
-        for (size_t i = 0; i < vs.size(); i++) {
-            if (i == xi)
-                continue;
-            const int ci = col(vs[i].key);
-            const std::string cell = ci && (size_t)ci <= csv[r].size() ? csv[r][ci - 1] : "";
-            c.push_back({ci, cell});
-            std::string shown = cell;
-            if (vs[i].numeric)
-                for (size_t j = 0; j < vs[i].base.size(); j++)
-                    if (std::strtod(cell.c_str(), nullptr) == vs[i].base[j])
-                        shown = vs[i].values[j];
-            title += (title.empty() ? "" : ", ") + vs[i].key + "=" + shown;
-        }
-        if (std::find(combos.begin(), combos.end(), c) == combos.end()) {
-            combos.push_back(c);
-            titles.push_back(title);
+    return x;
+}
+
+std::string plot_of(const std::vector<std::string>& els)
+{
+    std::string s;
+    for (const auto& e : els)
+        s += (s.empty() ? "plot " : ", \\\n     ") + e;
+    return s + "\n";
+}
+
+// The curves of a sweep's plots: one per distinct combination of the other
+// varied keys' values (all but x), in order of appearance in sweep.csv.
+class sweep_curves {
+public:
+    sweep_curves(const sweep_desc& sd, const table& csv, size_t xi, const std::string& xexpr)
+        : m_scenario(sd.scenario), m_xexpr(xexpr)
+    {
+        for (size_t r = 1; r < csv.size(); r++) {
+            std::vector<std::pair<int, std::string>> c;
+            std::string title;
+            for (size_t i = 0; i < sd.vs.size(); i++) {
+                if (i == xi)
+                    continue;
+                const varied& v = sd.vs[i];
+                const int ci = column_of(csv[0], v.key);
+                const std::string cell = ci && (size_t)ci <= csv[r].size() ? csv[r][ci - 1] : "";
+                c.push_back({ci, cell});
+                std::string shown = cell;
+                if (v.numeric)
+                    for (size_t j = 0; j < v.base.size(); j++)
+                        if (std::strtod(cell.c_str(), nullptr) == v.base[j])
+                            shown = v.values[j];
+                title += (title.empty() ? "" : ", ") + v.key + "=" + shown;
+            }
+            if (std::find(m_combos.begin(), m_combos.end(), c) == m_combos.end()) {
+                m_combos.push_back(c);
+                m_titles.push_back(title);
+            }
         }
     }
-    auto cond = [&](size_t k) {
-        std::string s;
-        for (const auto& pc : combos[k])
-            s +=
-                (s.empty() ? "" : " && ") + std::string("strcol(") + std::to_string(pc.first) + ") eq " + gq(pc.second);
-        return s.empty() ? std::string("1") : s;
-    };
-    // One plot element per curve.
-    auto elements = [&](const std::string& ycol_expr, const std::string& extra_title) {
+    size_t size() const { return m_combos.size(); }
+    // One plot element per curve: y = ycol_expr on the rows of that curve.
+    std::vector<std::string> elements(const std::string& ycol_expr, const std::string& extra_title) const
+    {
         std::vector<std::string> v;
-        for (size_t k = 0; k < combos.size(); k++) {
+        for (size_t k = 0; k < m_combos.size(); k++) {
             std::string t =
-                titles[k].empty() ? extra_title : titles[k] + (extra_title.empty() ? "" : ", " + extra_title);
+                m_titles[k].empty() ? extra_title : m_titles[k] + (extra_title.empty() ? "" : ", " + extra_title);
             if (t.empty())
-                t = scenario;
-            v.push_back("'../sweep.csv' skip 1 using " + xexpr + ":(" + cond(k) + " ? " + ycol_expr +
+                t = m_scenario;
+            v.push_back("'../sweep.csv' skip 1 using " + m_xexpr + ":(" + cond(k) + " ? " + ycol_expr +
                         " : NaN) with linespoints pointtype 7 title " + gq(t));
         }
         return v;
-    };
-    auto plot_of = [](const std::vector<std::string>& els) {
-        std::string s;
-        for (const auto& e : els)
-            s += (s.empty() ? "plot " : ", \\\n     ") + e;
-        return s + "\n";
-    };
-    auto curves = [&](const std::string& ycol_expr, const std::string& extra_title) {
+    }
+    std::string plot(const std::string& ycol_expr, const std::string& extra_title) const
+    {
         return plot_of(elements(ycol_expr, extra_title));
-    };
+    }
+
+private:
+    std::string cond(size_t k) const
+    {
+        std::string s;
+        for (const auto& pc : m_combos[k])
+            s +=
+                (s.empty() ? "" : " && ") + std::string("strcol(") + std::to_string(pc.first) + ") eq " + gq(pc.second);
+        return s.empty() ? std::string("1") : s;
+    }
+
+    std::string m_scenario, m_xexpr;
+    std::vector<std::vector<std::pair<int, std::string>>> m_combos;  // (column, csv text)
+    std::vector<std::string> m_titles;
+};
+
+// CPU busy = 100 - idle, per core when there is one curve, else core 0; ""
+// when sweep.csv has no idle column.
+std::string cpu_busy_plot(const std::vector<std::string>& hdr, const sweep_curves& curves)
+{
+    std::vector<int> idle;
+    for (int c = 0;; c++) {
+        const int ci = column_of(hdr, "cpu." + std::to_string(c) + ".idle_pct");
+        if (!ci)
+            break;
+        idle.push_back(ci);
+    }
+    if (idle.empty())
+        return "";
+    if (curves.size() != 1)
+        return curves.plot("(100 - column(" + std::to_string(idle[0]) + "))", "core 0");
+    std::vector<std::string> els;
+    for (size_t c = 0; c < idle.size(); c++)
+        for (const auto& el :
+             curves.elements("(100 - column(" + std::to_string(idle[c]) + "))", "core " + std::to_string(c)))
+            els.push_back(el);
+    return plot_of(els);
+}
+
+bool plot_sweep(const std::string& dir, std::vector<std::string>* written, std::string* err)
+{
+    sweep_desc sd;
+    if (!read_sweep_desc(dir, &sd, err))
+        return false;
+    table csv;
+    if (!read_csv(dir + "/sweep.csv", &csv) || csv.size() < 2) {
+        *err = dir + "/sweep.csv has no finished points to plot";
+        return false;
+    }
+    const auto& hdr = csv[0];
+    // x: the first numeric varied key, else the first one.
+    size_t xi = 0;
+    for (size_t i = 0; i < sd.vs.size(); i++)
+        if (sd.vs[i].numeric) {
+            xi = i;
+            break;
+        }
+    const x_axis x = sweep_x_axis(sd.vs[xi], column_of(hdr, sd.vs[xi].key));
+    const sweep_curves curves(sd, csv, xi, x.expr);
     const std::string plots = dir + "/plots";
     std::string e2;
     if (!make_dirs(plots, nullptr, &e2)) {
@@ -302,45 +371,25 @@ bool plot_sweep(const std::string& dir, std::vector<std::string>* written, std::
         return false;
     }
     // Offsets keep points and all-zero curves off the border.
-    const std::string head = "set title " + gq(scenario + ": sweep " + sname) + "\nset xlabel " + gq(xlabel) + "\n" +
-                             "set offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05\n" + xtics;
+    const std::string head = "set title " + gq(sd.scenario + ": sweep " + sd.name) + "\nset xlabel " + gq(x.label) +
+                             "\n" + "set offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05\n" + x.tics;
     const std::string reads = "../sweep.csv";
-    // Loss curves.
-    if (int lc = col("loss_pct")) {
-        const std::string body = head + "set ylabel 'loss (%)'\n" + curves("column(" + std::to_string(lc) + ")", "");
+    if (int lc = column_of(hdr, "loss_pct")) {
+        const std::string body =
+            head + "set ylabel 'loss (%)'\n" + curves.plot("column(" + std::to_string(lc) + ")", "");
         if (!run_gnuplot(plots, "loss", script("loss", reads, body), written, err))
             return false;
     }
-    // CPU busy = 100 - idle, per core when there is one curve, else core 0.
-    {
-        std::vector<int> idle;
-        for (int c = 0;; c++) {
-            const int ci = col("cpu." + std::to_string(c) + ".idle_pct");
-            if (!ci)
-                break;
-            idle.push_back(ci);
-        }
-        if (!idle.empty()) {
-            std::string plot;
-            if (combos.size() == 1) {
-                std::vector<std::string> els;
-                for (size_t c = 0; c < idle.size(); c++)
-                    for (const auto& el :
-                         elements("(100 - column(" + std::to_string(idle[c]) + "))", "core " + std::to_string(c)))
-                        els.push_back(el);
-                plot = plot_of(els);
-            } else {
-                plot = curves("(100 - column(" + std::to_string(idle[0]) + "))", "core 0");
-            }
-            const std::string body =
-                head + "set ylabel 'CPU busy: irq + softirq + sys + user (%)'\nset yrange [-5:105]\n" + plot;
-            if (!run_gnuplot(plots, "cpu", script("cpu", reads, body), written, err))
-                return false;
-        }
-    }
-    if (int ic = col("irq_rate_hz")) {
+    const std::string cpu = cpu_busy_plot(hdr, curves);
+    if (!cpu.empty()) {
         const std::string body =
-            head + "set ylabel 'IRQ rate (1/s)'\n" + curves("column(" + std::to_string(ic) + ")", "");
+            head + "set ylabel 'CPU busy: irq + softirq + sys + user (%)'\nset yrange [-5:105]\n" + cpu;
+        if (!run_gnuplot(plots, "cpu", script("cpu", reads, body), written, err))
+            return false;
+    }
+    if (int ic = column_of(hdr, "irq_rate_hz")) {
+        const std::string body =
+            head + "set ylabel 'IRQ rate (1/s)'\n" + curves.plot("column(" + std::to_string(ic) + ")", "");
         if (!run_gnuplot(plots, "irq", script("irq", reads, body), written, err))
             return false;
     }
@@ -475,45 +524,6 @@ bool plot_dir(const std::string& dir_in, std::vector<std::string>* written, std:
         return plot_run(dir, written, err);
     *err = dir + " is neither a run directory (summary.json) nor a sweep directory (plan.json)";
     return false;
-}
-
-int cmd_plot(const cli&, int argc, char** argv)
-{
-    gboolean quiet = false;
-    std::vector<GOptionEntry> e = {
-        {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Do not list the files written", nullptr},
-    };
-    std::vector<std::string> args;
-    int status = EXIT_OK;
-    if (!parse_command("plot", "DIR...",
-                       "Draw PNG and SVG plots of a run or sweep directory into DIR/plots/, with the gnuplot\n"
-                       "script of each next to it. A sweep gets loss, CPU and IRQ-rate curves against the\n"
-                       "first numeric varied key (one curve per value of the other keys); a run gets its time\n"
-                       "series, cycles-per-frame breakdown and CPU split. Only result files are read.",
-                       "  fecsim plot results/imx6q-copybreak-stock-idle/sweep-l2-size\n", e, argc, argv, &args,
-                       &status))
-        return status;
-    if (args.empty()) {
-        std::fprintf(stderr, "fecsim plot: no directory given\nTry 'fecsim plot --help'.\n");
-        return EXIT_BAD_INPUT;
-    }
-    int rc = EXIT_OK;
-    for (const auto& d : args) {
-        std::vector<std::string> written;
-        std::string err;
-        const bool is_dir = g_file_test(d.c_str(), G_FILE_TEST_IS_DIR);
-        if (!plot_dir(d, &written, &err)) {
-            std::fprintf(stderr, "error: %s\n", err.c_str());
-            rc = is_dir && (run_dir_complete(d) || g_file_test((d + "/plan.json").c_str(), G_FILE_TEST_EXISTS))
-                     ? EXIT_RUN_FAILED
-                     : EXIT_BAD_INPUT;
-            continue;
-        }
-        if (!quiet)
-            for (const auto& w : written)
-                std::printf("%s\n", w.c_str());
-    }
-    return rc;
 }
 
 } // namespace sim

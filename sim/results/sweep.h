@@ -11,10 +11,10 @@
 //   sweep.csv, sweep.json   one row per finished point: varied values + summary
 //   plots/        loss, CPU and IRQ curves (fecsim plot)
 // Points run as separate `fecsim run` processes (SystemC allows one simulation
-// per process). A point is done when its directory exists (atomic rename), so
-// re-running the same command skips finished points, also after kill -9.
+// per process; the command is in sim/cli/cmd_sweep.cc). A point is done when
+// its directory exists (atomic rename), so re-running the same command skips
+// finished points, also after kill -9.
 #pragma once
-#include <sys/types.h>
 #include <string>
 #include <vector>
 #include "sim/config/registry.h"
@@ -43,13 +43,14 @@ struct sweep_point {
 };
 std::vector<sweep_point> sweep_points(const std::vector<vary_key>& keys);
 
+// The text of plan.json: format "fecsim-sweep-1", the sweep's name, its hash
+// (what identifies the sweep in its directory), the base scenario id, the
+// varied keys (kind, unit, values, base-unit values) and the points.
+std::string sweep_plan_json(const std::string& name, const std::string& hash, const std::string& scenario,
+                            const std::vector<vary_key>& keys, const std::vector<sweep_point>& pts);
+
 // Aggregate the finished points of a sweep directory into sweep.csv and
 // sweep.json. Returns false with *err on an unreadable plan.
 bool sweep_collect(const std::string& dir, size_t* finished, std::vector<std::string>* missing, std::string* err);
-
-// Starts a child process (argv[0] is a path) with stdin and stdout on
-// /dev/null and stderr into log; SIGINT/SIGTERM back to default. Returns its
-// pid (the child exits 127 if argv[0] cannot run). Used by sweep and regress.
-pid_t spawn_child(const std::vector<std::string>& argv, const std::string& log);
 
 } // namespace sim
