@@ -65,8 +65,8 @@ void watch_cores(const std::vector<core*>& cores)
     for (core* c : cores)
         c->set_lockup_handler([](core& k, tick_t stuck) {
             char d[96];
-            std::snprintf(d, sizeof d, "CPU%u stuck for %.3f ms of simulated time without returning to the scheduler",
-                          k.id(), (double)stuck / 1e9);
+            std::snprintf(d, sizeof d, "stuck for %.3f ms of simulated time without returning to the scheduler",
+                          (double)stuck / 1e9);
             throw driver_fault(fault_here(&k, nullptr, "soft lockup", d));
         });
 }
