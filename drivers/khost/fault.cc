@@ -3,6 +3,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <csignal>
+#include <memory>
 #include <cstdio>
 #include <cstring>
 #include <mutex>
@@ -30,6 +31,10 @@ std::string fault_report::text() const
         s += "\n  called from " + c;
     return s;
 }
+
+static std::unique_ptr<fault_report> g_last;
+
+const fault_report* last_fault() { return g_last.get(); }
 
 fault_report fault_here(const core* c, const void* pc, const std::string& kind, const std::string& detail)
 {
@@ -67,7 +72,8 @@ void watch_cores(const std::vector<core*>& cores)
             char d[96];
             std::snprintf(d, sizeof d, "stuck for %.3f ms of simulated time without returning to the scheduler",
                           (double)stuck / 1e9);
-            throw driver_fault(fault_here(&k, nullptr, "soft lockup", d));
+            g_last.reset(new fault_report(fault_here(&k, nullptr, "soft lockup", d)));
+            throw driver_fault(*g_last);
         });
 }
 
@@ -134,11 +140,11 @@ void on_signal(int sig, siginfo_t* si, void* ucv)
         std::snprintf(buf, sizeof buf, "simulated time stood still for %.0f s of wall time", g_watch->stalled_s);
         detail = buf;
     }
-    const fault_report r = fault_here(core::current(), pc, signal_name(sig), detail);
-    const std::string t = "fecsim: driver fault: " + r.text() + "\n";
+    g_last.reset(new fault_report(fault_here(core::current(), pc, signal_name(sig), detail)));
+    const std::string t = "fecsim: driver fault: " + g_last->text() + "\n";
     say(t.c_str());
     if (g_on_fatal)
-        g_on_fatal(r);
+        g_on_fatal(*g_last);
     _exit(3);
 }
 

@@ -43,6 +43,12 @@ struct driver_fault : std::runtime_error {
 fault_report fault_here(const models::cpu::core* c, const void* pc, const std::string& kind,
                         const std::string& detail);
 
+// The fault that stopped the simulation (null if none): set before
+// driver_fault is thrown and before a guard's on_fatal runs. SystemC hands
+// an exception thrown in a core's thread to the caller of sc_start as its
+// own report: this keeps what it was.
+const fault_report* last_fault();
+
 // Soft-lockup watchdog on every core: its handler throws driver_fault.
 void watch_cores(const std::vector<models::cpu::core*>& cores);
 
