@@ -49,9 +49,11 @@ public:
     models::cache::hierarchy& mem() { return m_mem; }
     models::cpu::core& irq_core() { return *m_cores.at(m_irq_core); }
 
-    // simhost.h, called through the C wrappers.
-    void* alloc(size_t size, size_t align, bool uncached);
-    void free(void* p);
+    // simhost.h, called through the C wrappers. kind: enum simhost_mem_kind;
+    // site: the kernel code that asked (nullptr for the host's own).
+    void* alloc(size_t size, size_t align, bool uncached, int kind = 0, const void* site = nullptr);
+    void free(const void* p, int kind = 0, const void* site = nullptr);
+    void dma_coherent_free(uint64_t handle, const void* cpu, size_t size, const void* site);
     uint64_t pa_of(const void* p) const { return m_mem.mem.pa_of_cpu(p); }
     // site: the kernel code address making the access (for the coherence checker).
     void access(models::cpu::core& c, uint64_t pa, size_t size, bool write, const void* site);
@@ -78,6 +80,17 @@ public:
     uintptr_t w_size() const { return m_w_size; }
 
 private:
+    // Memory checks (coherence.h lists the kinds): a CPU access to a poisoned
+    // heap line, a copy or fill running out of its allocation, the end-of-run
+    // leak scan.
+    void mem_fault(uint64_t pa, uint64_t len, bool write, const void* site);
+    void check_range(const void* p, size_t n, bool write, const void* site);
+    void leak_scan();
+    // Unreachable objects per allocating site (and live mappings of freed or
+    // unreachable buffers per map site) that may be in flight, per core, when
+    // the run stops: one in a local of the receive or send path and one
+    // unlinked by a reader (recvmsg) or a free in progress.
+    static constexpr uint64_t leak_allowance = 2;
     struct region {
         uint64_t start, end, next;                          // bump allocation
         std::map<uint64_t, std::vector<uint64_t>> free_by_size;  // size -> pas (LIFO)
@@ -91,7 +104,21 @@ private:
     uint64_t m_mmio_base, m_mmio_size;
     uintptr_t m_w_base, m_w_size;
     region m_heap{}, m_pool{};
-    std::map<uint64_t, std::pair<uint64_t, bool>> m_live;  // pa -> (size, uncached)
+    struct live_alloc {
+        uint64_t size;    // slot bytes (rounded up)
+        uint64_t asked;   // bytes asked for: the redzone starts here
+        const void* site;  // nullptr: the host's own (simhost_alloc)
+        uint8_t kind;     // enum simhost_mem_kind
+        bool uncached;
+    };
+    struct freed_alloc {
+        uint64_t size;
+        const void* alloc_site;
+        const void* free_site;
+        uint8_t kind;
+    };
+    std::map<uint64_t, live_alloc> m_live;    // by pa
+    std::map<uint64_t, freed_alloc> m_freed;  // freed heap slots not yet reused, by pa
     std::unique_ptr<coherence_checker> m_checker;
     models::mem::mem_txn m_mmio_txn;
     models::cpu::core* m_reader = nullptr;

@@ -131,6 +131,7 @@ START_TEST(test_api_misuse_and_shared_line)
     });
     const void* site = (const void*)&test_api_misuse_and_shared_line;
     chk.on_dma(SIMHOST_DMA_MAP, B + 0x1000, 100, 2, site);
+    chk.on_dma(SIMHOST_DMA_MAPPING_ERROR, B + 0x1000, 0, 0, site);
     chk.on_dma(SIMHOST_DMA_SYNC_CPU, B + 0x1000, 100, 1, site);   // wrong direction
     chk.on_dma(SIMHOST_DMA_UNMAP, B + 0x5000, 100, 2, site);      // not mapped
     chk.on_dma(SIMHOST_DMA_SYNC_DEVICE, B + 0x6000, 64, 2, site); // not mapped
