@@ -1,4 +1,5 @@
 #include "drivers/khost/coherence.h"
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <dlfcn.h>
@@ -61,7 +62,7 @@ static const char* dir_name(int d)
 
 coherence_checker::coherence_checker(models::mem::phys_mem& mem, alloc_query q)
     : m_mem(mem), m_alloc(std::move(q)), m_base(mem.base()), m_bits((mem.backed() / LINE + 63) / 64, 0),
-      m_map_bits(m_bits.size(), 0), m_poison_bits(m_bits.size(), 0)
+      m_map_bits(m_bits.size(), 0), m_poison_bits(m_bits.size(), 0), m_end_bits(m_bits.size(), 0)
 {
 }
 
@@ -83,42 +84,72 @@ void coherence_checker::set_bit(uint64_t line, bool on)
     m_bits[l / 64] = m_map_bits[l / 64] | m_poison_bits[l / 64];
 }
 
-void coherence_checker::set_poison_bit(uint64_t line, bool on)
+// Bits [i0, i1] (inclusive) of a bitmap, a word at a time.
+static void set_bits(std::vector<uint64_t>& v, uint64_t i0, uint64_t i1, bool on)
 {
-    const uint64_t l = line - (m_base >> LINE_SHIFT);
-    if (l / 64 >= m_bits.size())
+    if (i1 / 64 > i0 / 64 + 1) {  // whole words in between at once (the heap at start)
+        std::fill(v.begin() + (long)(i0 / 64 + 1), v.begin() + (long)(i1 / 64), on ? ~0ull : 0);
+        set_bits(v, i0, i0 | 63, on);
+        set_bits(v, i1 & ~63ull, i1, on);
         return;
-    if (on)
-        m_poison_bits[l / 64] |= 1ull << (l % 64);
-    else
-        m_poison_bits[l / 64] &= ~(1ull << (l % 64));
-    m_bits[l / 64] = m_map_bits[l / 64] | m_poison_bits[l / 64];
+    }
+    for (uint64_t w = i0 / 64; w <= i1 / 64; w++) {
+        const uint64_t lo = w == i0 / 64 ? i0 % 64 : 0, hi = w == i1 / 64 ? i1 % 64 : 63;
+        const uint64_t m = (hi == 63 ? ~0ull : (1ull << (hi + 1)) - 1) & ~((1ull << lo) - 1);
+        v[w] = on ? v[w] | m : v[w] & ~m;
+    }
+}
+
+static bool any_bits(const std::vector<uint64_t>& v, uint64_t i0, uint64_t i1)
+{
+    for (uint64_t w = i0 / 64; w <= i1 / 64; w++) {
+        const uint64_t lo = w == i0 / 64 ? i0 % 64 : 0, hi = w == i1 / 64 ? i1 % 64 : 63;
+        const uint64_t m = (hi == 63 ? ~0ull : (1ull << (hi + 1)) - 1) & ~((1ull << lo) - 1);
+        if (v[w] & m)
+            return true;
+    }
+    return false;
+}
+
+// Line indices of [pa, pa+len) in the bitmaps, clipped to the backed window
+// (false: none of it is there).
+bool coherence_checker::line_range(uint64_t pa, uint64_t len, uint64_t* i0, uint64_t* i1) const
+{
+    const uint64_t n = m_bits.size() * 64;
+    if (!len || pa < m_base || ((pa - m_base) >> LINE_SHIFT) >= n)
+        return false;
+    *i0 = (pa - m_base) >> LINE_SHIFT;
+    *i1 = std::min<uint64_t>((pa + len - 1 - m_base) >> LINE_SHIFT, n - 1);
+    return true;
 }
 
 void coherence_checker::poison(uint64_t pa, uint64_t len, bool on)
 {
-    if (!len)
+    uint64_t i0, i1;
+    if (!line_range(pa, len, &i0, &i1))
         return;
-    const uint64_t first = pa >> LINE_SHIFT, last = (pa + len - 1) >> LINE_SHIFT;
-    const uint64_t b = m_base >> LINE_SHIFT;
-    uint64_t l = first;
-    // Whole words at once (a large heap is poisoned at start).
-    for (; l <= last && ((l - b) & 63); l++)
-        set_poison_bit(l, on);
-    for (; l + 63 <= last; l += 64) {
-        const uint64_t w = (l - b) / 64;
-        if (w >= m_bits.size())
-            return;
-        m_poison_bits[w] = on ? ~0ull : 0;
+    set_bits(m_poison_bits, i0, i1, on);
+    for (uint64_t w = i0 / 64; w <= i1 / 64; w++)  // m_bits = m_map_bits | m_poison_bits
         m_bits[w] = m_map_bits[w] | m_poison_bits[w];
-    }
-    for (; l <= last; l++)
-        set_poison_bit(l, on);
 }
 
-bool coherence_checker::mapped(uint64_t pa, uint64_t len, uint64_t* map_pa, const void** map_site)
+void coherence_checker::mark_end(uint64_t pa, bool on)
 {
-    if (!len)
+    uint64_t i0, i1;
+    if (line_range(pa, 1, &i0, &i1))
+        set_bits(m_end_bits, i0, i1, on);
+}
+
+bool coherence_checker::reaches_end(uint64_t pa, uint64_t len) const
+{
+    uint64_t i0, i1;
+    return line_range(pa, len, &i0, &i1) && any_bits(m_end_bits, i0, i1);
+}
+
+bool coherence_checker::freed_under_mapping(uint64_t pa, uint64_t len, uint64_t* map_pa, const void** map_site)
+{
+    uint64_t i0, i1;
+    if (!line_range(pa, len, &i0, &i1) || !any_bits(m_map_bits, i0, i1))
         return false;
     for (uint64_t l = pa >> LINE_SHIFT; l <= (pa + len - 1) >> LINE_SHIFT; l++) {
         const uint64_t i = l - (m_base >> LINE_SHIFT);
@@ -127,7 +158,8 @@ bool coherence_checker::mapped(uint64_t pa, uint64_t len, uint64_t* map_pa, cons
         auto it = m_lines.find(l);
         if (it == m_lines.end())
             continue;
-        const mapping& m = m_maps[it->second.map];
+        mapping& m = m_maps[it->second.map];
+        m.buf_freed = true;
         *map_pa = m.pa;
         *map_site = m.map_site;
         return true;
@@ -135,11 +167,12 @@ bool coherence_checker::mapped(uint64_t pa, uint64_t len, uint64_t* map_pa, cons
     return false;
 }
 
-void coherence_checker::for_each_mapping(const std::function<void(uint64_t, uint64_t, const void*)>& f) const
+void coherence_checker::for_each_mapping(
+    const std::function<void(uint64_t, uint64_t, const void*, bool)>& f) const
 {
     for (const auto& m : m_maps)
         if (m.live)
-            f(m.pa, m.size, m.map_site);
+            f(m.pa, m.size, m.map_site, m.buf_freed);
 }
 
 coherence_checker::mapping* coherence_checker::find_mapping(uint64_t pa)
@@ -426,7 +459,7 @@ std::string coherence_checker::where_of(const void* site)
         return "(unknown site)";
     const uintptr_t off = (uintptr_t)site - (uintptr_t)info.dli_fbase - 1;
     char cmd[1024];
-    std::snprintf(cmd, sizeof cmd, "addr2line -f -i -e '%s' 0x%lx 2>/dev/null", info.dli_fname, (unsigned long)off);
+    std::snprintf(cmd, sizeof cmd, "addr2line -C -f -i -e '%s' 0x%lx 2>/dev/null", info.dli_fname, (unsigned long)off);
     std::vector<std::string> lines;
     if (FILE* p = popen(cmd, "r")) {
         char buf[1024];

@@ -123,13 +123,19 @@ public:
     // there goes to the fault handler (set by khost), as do frees of memory
     // under a live mapping (mapped(), below).
     void poison(uint64_t pa, uint64_t len, bool on);
+    // The last line of each live heap slot is marked: a copy or fill that
+    // reaches one is checked against its allocation (reaches_end).
+    void mark_end(uint64_t pa, bool on);
+    bool reaches_end(uint64_t pa, uint64_t len) const;
     using fault_fn = std::function<void(uint64_t pa, uint64_t len, bool write, const void* site)>;
     void set_fault_handler(fault_fn f) { m_fault = std::move(f); }
-    // Whether a line of [pa, pa+len) is in a live streaming mapping; if so,
-    // that mapping's start and map site.
-    bool mapped(uint64_t pa, uint64_t len, uint64_t* map_pa, const void** map_site);
-    // Live streaming mappings: start, size, map site.
-    void for_each_mapping(const std::function<void(uint64_t pa, uint64_t size, const void* site)>& f) const;
+    // [pa, pa+len) is being freed: whether a line of it is in a live
+    // streaming mapping; if so, that mapping's start and map site, and the
+    // mapping is marked as outliving its buffer.
+    bool freed_under_mapping(uint64_t pa, uint64_t len, uint64_t* map_pa, const void** map_site);
+    // Live streaming mappings: start, size, map site, whether their buffer was freed.
+    void for_each_mapping(
+        const std::function<void(uint64_t pa, uint64_t size, const void* site, bool buf_freed)>& f) const;
     // Run once by the first violations() call: the end-of-run checks (leaks).
     void set_finish(std::function<void()> f) { m_finish = std::move(f); }
     // One occurrence of a violation found outside the checker (memory checks).
@@ -169,6 +175,7 @@ private:
         uint32_t cpu_lines = 0;  // lines currently owned by the CPU
         bool live = true;
         bool err_checked = false;  // dma_mapping_error() saw the address
+        bool buf_freed = false;    // its buffer was freed while it was live
         const void* unmap_site = nullptr;
     };
     struct coherent {
@@ -187,7 +194,7 @@ private:
                 const void* site2 = nullptr, const char* what2 = nullptr);
     mapping* find_mapping(uint64_t pa);
     void set_bit(uint64_t line, bool on);
-    void set_poison_bit(uint64_t line, bool on);
+    bool line_range(uint64_t pa, uint64_t len, uint64_t* i0, uint64_t* i1) const;
     void finish();
     void symbolize(violation& v);
 
@@ -196,6 +203,7 @@ private:
     uint64_t m_base;
     std::vector<uint64_t> m_bits;  // one bit per 32-B line of the backed window: mapped or poisoned
     std::vector<uint64_t> m_map_bits, m_poison_bits;  // the two parts of m_bits
+    std::vector<uint64_t> m_end_bits;                 // last line of each live heap slot
     std::unordered_map<uint64_t, line_state> m_lines;  // by line number
     std::vector<mapping> m_maps;
     std::map<uint64_t, uint32_t> m_by_pa;  // mapping start -> index

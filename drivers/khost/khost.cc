@@ -99,16 +99,15 @@ void* kernel::alloc(size_t size, size_t align, bool uncached, int kind, const vo
     const uint64_t pa = take(uncached ? m_pool : m_heap, sz, uncached ? 4096 : align);
     if (!pa)
         return nullptr;
-    m_live[pa] = {sz, size, site, (uint8_t)kind, uncached};
+    m_live[pa] = {sz, size, site, nullptr, (uint8_t)kind, uncached, false};
     if (!uncached) {
-        if (!m_freed.empty())
-            m_freed.erase(pa);
         // The asked-for bytes, to whole lines, become accessible; the rest of
         // the slot is the redzone.
-        const uint64_t ok = (size + 31) / 32 * 32;
-        m_checker->poison(pa, std::min<uint64_t>(ok, sz), false);
+        const uint64_t ok = std::min<uint64_t>((size + 31) / 32 * 32, sz);
+        m_checker->poison(pa, ok, false);
         if (ok < sz)
             m_checker->poison(pa + ok, sz - ok, true);
+        m_checker->mark_end(pa + sz - 1, true);
     }
     m_stats.allocs++;
     const uint64_t in_use = (m_heap.next - m_heap.start) + (m_pool.next - m_pool.start);
@@ -117,41 +116,54 @@ void* kernel::alloc(size_t size, size_t align, bool uncached, int kind, const vo
     return m_mem.mem.cpu_view(pa);
 }
 
+const kernel::slot* kernel::slot_of(uint64_t pa, uint64_t* start) const
+{
+    auto it = m_live.upper_bound(pa);
+    if (it == m_live.begin())
+        return nullptr;
+    --it;
+    if (pa >= it->first + it->second.size)
+        return nullptr;
+    *start = it->first;
+    return &it->second;
+}
+
 void kernel::free(const void* p, int kind, const void* site)
 {
     (void)kind;
     const uint64_t pa = pa_of(p);
     auto it = m_live.find(pa);
-    if (it == m_live.end()) {
+    if (it == m_live.end() || it->second.freed) {
         sim_log(log_level::guest_error, "kernel", "free of %p, which is not a live allocation", p);
-        auto f = m_freed.find(pa);
-        uint64_t s = 0, l = 0;
-        if (f != m_freed.end())
-            m_checker->report_ext(cv_kind::double_free, api_rule::none, pa, pa, f->second.size, site,
-                                  "free of an allocation already freed", f->second.alloc_site, "allocated at",
-                                  f->second.free_site, "first freed at");
-        else if (pa != ~0ull && alloc_of(pa, &s, &l))
-            m_checker->report_ext(cv_kind::invalid_free, api_rule::none, pa, s, l, site,
-                                  "free of an address inside an allocation, not its start",
-                                  m_live[s].site, "allocated at");
+        uint64_t s = 0;
+        const slot* in = pa == ~0ull ? nullptr : slot_of(pa, &s);
+        if (it != m_live.end())
+            m_checker->report_ext(cv_kind::double_free, api_rule::none, pa, pa, it->second.size, site,
+                                  "free of an allocation already freed", it->second.site, "allocated at",
+                                  it->second.free_site, "first freed at");
+        else if (in && !in->freed)
+            m_checker->report_ext(cv_kind::invalid_free, api_rule::none, pa, s, in->size, site,
+                                  "free of an address inside an allocation, not its start", in->site,
+                                  "allocated at");
         else
             m_checker->report_ext(cv_kind::invalid_free, api_rule::none, pa == ~0ull ? 0 : pa, 0, 0, site,
                                   pa == ~0ull ? "free of memory that is not simulated kernel memory"
                                               : "free of an address no allocation holds");
         return;
     }
-    const live_alloc a = it->second;
+    slot& a = it->second;
     uint64_t map_pa = 0;
     const void* map_site = nullptr;
-    if (site && m_checker->mapped(pa, a.size, &map_pa, &map_site))
+    if (site && m_checker->freed_under_mapping(pa, a.size, &map_pa, &map_site))
         m_checker->report_ext(cv_kind::api_misuse, api_rule::free_while_mapped, pa, map_pa, a.size, site,
                               "free_while_mapped: the buffer is freed while a DMA mapping covers it", map_site,
                               "mapped at", a.site, "allocated at");
     (a.uncached ? m_pool : m_heap).free_by_size[a.size].push_back(pa);
-    m_live.erase(it);
+    a.freed = true;
+    a.free_site = site;
     if (!a.uncached) {
-        m_freed[pa] = {a.size, a.site, site, a.kind};
         m_checker->poison(pa, a.size, true);
+        m_checker->mark_end(pa + a.size - 1, false);
     }
 }
 
@@ -165,62 +177,51 @@ void kernel::dma_coherent_free(uint64_t handle, const void* cpu, size_t size, co
 // redzone, or memory no allocation holds.
 void kernel::mem_fault(uint64_t pa, uint64_t len, bool write, const void* site)
 {
-    const char* op = write ? "write" : "read";
-    auto f = m_freed.upper_bound(pa);
-    if (f != m_freed.begin() && pa < std::prev(f)->first + std::prev(f)->second.size) {
-        --f;
-        m_checker->report_ext(cv_kind::use_after_free, api_rule::none, pa, f->first, f->second.size, site,
-                              std::string(op) + " at offset " + std::to_string(pa - f->first) + " of a freed " +
-                                  std::to_string(f->second.size) + "-byte slot",
-                              f->second.alloc_site, "allocated at", f->second.free_site, "freed at");
-        return;
-    }
-    uint64_t s = 0, l = 0;
-    if (alloc_of(pa, &s, &l)) {
-        const live_alloc& a = m_live[s];
-        m_checker->report_ext(cv_kind::heap_out_of_bounds, api_rule::none, pa, s, a.asked, site,
-                              std::string(op) + " " + std::to_string(pa - s - a.asked) + " bytes past the end of a " +
-                                  std::to_string(a.asked) + "-byte allocation",
-                              a.site, "allocated at");
-        return;
-    }
     (void)len;
-    m_checker->report_ext(cv_kind::heap_out_of_bounds, api_rule::none, pa, 0, 0, site,
-                          std::string(op) + " of heap memory no allocation holds");
+    const char* op = write ? "write" : "read";
+    uint64_t s = 0;
+    const slot* a = slot_of(pa, &s);
+    if (a && a->freed)
+        m_checker->report_ext(cv_kind::use_after_free, api_rule::none, pa, s, a->size, site,
+                              std::string(op) + " at offset " + std::to_string(pa - s) + " of a freed " +
+                                  std::to_string(a->size) + "-byte slot",
+                              a->site, "allocated at", a->free_site, "freed at");
+    else if (a)
+        m_checker->report_ext(cv_kind::heap_out_of_bounds, api_rule::none, pa, s, a->asked, site,
+                              std::string(op) + " " + std::to_string(pa - s - a->asked) + " bytes past the end of a " +
+                                  std::to_string(a->asked) + "-byte allocation",
+                              a->site, "allocated at");
+    else
+        m_checker->report_ext(cv_kind::heap_out_of_bounds, api_rule::none, pa, 0, 0, site,
+                              std::string(op) + " of heap memory no allocation holds");
 }
 
 // memcpy/memset of kernel code: the whole range must lie in the allocation
 // its first byte is in (the bytes asked for; the slot's rounding is redzone).
+// Only a range that reaches the last line of a live slot is looked up.
 void kernel::check_range(const void* p, size_t n, bool write, const void* site)
 {
     const uint64_t pa = pa_of(p);
-    if (pa < m_heap.start || pa >= m_heap.end || !n)
+    if (pa < m_heap.start || pa >= m_heap.end || !n || !m_checker->reaches_end(pa, n))
         return;
-    auto it = m_live.upper_bound(pa);
-    if (it == m_live.begin())
-        return;
-    --it;
-    const live_alloc& a = it->second;
-    if (pa >= it->first + a.size || pa + n <= it->first + a.asked)
-        return;  // outside: the poisoned lines report it; inside: fine
-    m_checker->report_ext(cv_kind::heap_out_of_bounds, api_rule::none, it->first + a.asked, it->first, a.asked, site,
+    uint64_t s = 0;
+    const slot* a = slot_of(pa, &s);
+    if (!a || a->freed || pa + n <= s + a->asked)
+        return;  // freed or none: the poisoned lines report it; inside: fine
+    m_checker->report_ext(cv_kind::heap_out_of_bounds, api_rule::none, s + a->asked, s, a->asked, site,
                           std::string(write ? "memset/memcpy writes " : "memcpy reads ") + std::to_string(n) +
-                              " bytes at offset " + std::to_string(pa - it->first) + ", " +
-                              std::to_string(pa + n - it->first - a.asked) + " bytes past the end of a " +
-                              std::to_string(a.asked) + "-byte allocation",
-                          a.site, "allocated at");
+                              " bytes at offset " + std::to_string(pa - s) + ", " +
+                              std::to_string(pa + n - s - a->asked) + " bytes past the end of a " +
+                              std::to_string(a->asked) + "-byte allocation",
+                          a->site, "allocated at");
 }
 
 bool kernel::alloc_of(uint64_t pa, uint64_t* start, uint64_t* len) const
 {
-    auto it = m_live.upper_bound(pa);
-    if (it == m_live.begin())
+    const slot* a = slot_of(pa, start);
+    if (!a || a->freed)
         return false;
-    --it;
-    if (pa >= it->first + it->second.size)
-        return false;
-    *start = it->first;
-    *len = it->second.size;
+    *len = a->size;
     return true;
 }
 
@@ -290,8 +291,10 @@ const char* mem_kind_name(int k)
 void kernel::leak_scan()
 {
     scan_state st{m_w_base, m_w_size, m_mem.mem.base(), {}, {}, {}, {}};
-    std::vector<const live_alloc*> objs;
+    std::vector<const slot*> objs;
     for (const auto& [pa, a] : m_live) {
+        if (a.freed)
+            continue;
         st.starts.push_back(pa);
         st.sizes.push_back(a.size);
         objs.push_back(&a);
@@ -306,7 +309,8 @@ void kernel::leak_scan()
     while (!st.work.empty()) {
         const size_t i = st.work.back();
         st.work.pop_back();
-        st.scan(m_mem.mem.cpu_view(st.starts[i]), objs[i]->size);
+        if (objs[i]->kind != SIMHOST_MEM_SKB_DATA)  // packet bytes (and shared info without pointers)
+            st.scan(m_mem.mem.cpu_view(st.starts[i]), objs[i]->size);
     }
     const uint64_t allowance = leak_allowance * std::max<size_t>(1, m_cores.size());
     // Unreachable objects by (allocating site, kind); an skb's data goes with its skb.
@@ -325,10 +329,10 @@ void kernel::leak_scan()
                                   nullptr, nullptr, nullptr, nullptr, e.first);
     // Live streaming mappings whose buffer is freed or unreachable, by map site.
     std::map<const void*, std::pair<uint64_t, uint64_t>> pending;
-    m_checker->for_each_mapping([&](uint64_t pa, uint64_t, const void* site) {
+    m_checker->for_each_mapping([&](uint64_t pa, uint64_t, const void* site, bool buf_freed) {
         auto it = std::upper_bound(st.starts.begin(), st.starts.end(), pa);
         const size_t i = (size_t)(it - st.starts.begin()) - 1;
-        if (it == st.starts.begin() || pa >= st.starts[i] + st.sizes[i] || !st.mark[i]) {
+        if (buf_freed || it == st.starts.begin() || pa >= st.starts[i] + st.sizes[i] || !st.mark[i]) {
             auto& e = pending[site];
             if (!e.first++)
                 e.second = pa;

@@ -70,7 +70,7 @@ public:
     void socket_wake();
 
     coherence_checker& checker() { return *m_checker; }
-    // The allocation holding pa: start and length (false if none).
+    // The live allocation holding pa: start and length (false if none).
     bool alloc_of(uint64_t pa, uint64_t* start, uint64_t* len) const;
     const kernel_stats& stats() const { return m_stats; }
     void reset_stats() { m_stats = {}; }
@@ -104,21 +104,20 @@ private:
     uint64_t m_mmio_base, m_mmio_size;
     uintptr_t m_w_base, m_w_size;
     region m_heap{}, m_pool{};
-    struct live_alloc {
-        uint64_t size;    // slot bytes (rounded up)
-        uint64_t asked;   // bytes asked for: the redzone starts here
-        const void* site;  // nullptr: the host's own (simhost_alloc)
-        uint8_t kind;     // enum simhost_mem_kind
-        bool uncached;
-    };
-    struct freed_alloc {
-        uint64_t size;
-        const void* alloc_site;
+    // A slot handed out once: live, or freed and not yet reused (slots of a
+    // size are reused whole, so they never overlap).
+    struct slot {
+        uint64_t size;     // slot bytes (rounded up)
+        uint64_t asked;    // bytes asked for: the redzone starts here
+        const void* site;  // allocating site; nullptr: the host's own (simhost_alloc)
         const void* free_site;
-        uint8_t kind;
+        uint8_t kind;      // enum simhost_mem_kind
+        bool uncached;
+        bool freed;
     };
-    std::map<uint64_t, live_alloc> m_live;    // by pa
-    std::map<uint64_t, freed_alloc> m_freed;  // freed heap slots not yet reused, by pa
+    std::map<uint64_t, slot> m_live;  // by pa
+    // The slot holding pa, live or freed (nullptr: none).
+    const slot* slot_of(uint64_t pa, uint64_t* start) const;
     std::unique_ptr<coherence_checker> m_checker;
     models::mem::mem_txn m_mmio_txn;
     models::cpu::core* m_reader = nullptr;
