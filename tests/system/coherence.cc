@@ -165,6 +165,8 @@ START_TEST(test_strict_coherence_cli)
 }
 END_TEST
 
+void add_memcheck_tests(Suite* s);  // tests/system/memcheck.cc
+
 Suite* suite_coherence(void)
 {
     Suite* s = suite_create("coherence");
@@ -180,5 +182,6 @@ Suite* suite_coherence(void)
     tcase_add_test(tc, test_api_misuse_and_shared_line);
     tcase_add_test(tc, test_strict_coherence_cli);
     suite_add_tcase(s, tc);
+    add_memcheck_tests(s);
     return s;
 }
