@@ -178,6 +178,9 @@ void kernel::dma_coherent_free(uint64_t handle, const void* cpu, size_t size, co
 void kernel::mem_fault(uint64_t pa, uint64_t len, bool write, const void* site)
 {
     (void)len;
+    if (m_range_reported)
+        return;  // this memcpy/memset is reported already
+    m_range_reported = m_in_range_op;
     const char* op = write ? "write" : "read";
     uint64_t s = 0;
     const slot* a = slot_of(pa, &s);
@@ -199,21 +202,22 @@ void kernel::mem_fault(uint64_t pa, uint64_t len, bool write, const void* site)
 // memcpy/memset of kernel code: the whole range must lie in the allocation
 // its first byte is in (the bytes asked for; the slot's rounding is redzone).
 // Only a range that reaches the last line of a live slot is looked up.
-void kernel::check_range(const void* p, size_t n, bool write, const void* site)
+bool kernel::check_range(const void* p, size_t n, bool write, const void* site)
 {
     const uint64_t pa = pa_of(p);
     if (pa < m_heap.start || pa >= m_heap.end || !n || !m_checker->reaches_end(pa, n))
-        return;
+        return false;
     uint64_t s = 0;
     const slot* a = slot_of(pa, &s);
     if (!a || a->freed || pa + n <= s + a->asked)
-        return;  // freed or none: the poisoned lines report it; inside: fine
+        return false;  // freed or none: the poisoned lines report it; inside: fine
     m_checker->report_ext(cv_kind::heap_out_of_bounds, api_rule::none, s + a->asked, s, a->asked, site,
                           std::string(write ? "memset/memcpy writes " : "memcpy reads ") + std::to_string(n) +
                               " bytes at offset " + std::to_string(pa - s) + ", " +
                               std::to_string(pa + n - s - a->asked) + " bytes past the end of a " +
                               std::to_string(a->asked) + "-byte allocation",
                           a->site, "allocated at");
+    return true;
 }
 
 bool kernel::alloc_of(uint64_t pa, uint64_t* start, uint64_t* len) const
@@ -389,16 +393,20 @@ static cpu::cat copy_cat(core& c) { return c.current_cat() == cpu::CAT_DRIVER ? 
 
 void kernel::copy(void* dst, const void* src, size_t n, const void* site)
 {
-    check_range(src, n, false, site);
-    check_range(dst, n, true, site);
+    bool reported = check_range(src, n, false, site);
+    reported = check_range(dst, n, true, site) || reported;
     core* c = core::current();
     if (c) {
         const cpu::cat prev = c->set_cat(copy_cat(*c));
         const bool unc_s = pa_of(src) != ~0ull && m_mem.mem.is_uncached(pa_of(src));
         if (unc_s)
             c->sync();
+        // No other core runs between here and the reset (the L1 accesses do not yield).
+        m_in_range_op = true;
+        m_range_reported = reported;
         touch_range(*this, *c, src, n, false, site);
         touch_range(*this, *c, dst, n, true, site);
+        m_in_range_op = m_range_reported = false;
         c->charge((n + m_cfg.copy_bytes_per_cycle - 1) / m_cfg.copy_bytes_per_cycle, c->current_cat());
         c->set_cat(prev);
     }
@@ -407,11 +415,14 @@ void kernel::copy(void* dst, const void* src, size_t n, const void* site)
 
 void kernel::fill(void* dst, int v, size_t n, const void* site)
 {
-    check_range(dst, n, true, site);
+    const bool reported = check_range(dst, n, true, site);
     core* c = core::current();
     if (c) {
         const cpu::cat prev = c->set_cat(copy_cat(*c));
+        m_in_range_op = true;
+        m_range_reported = reported;
         touch_range(*this, *c, dst, n, true, site);
+        m_in_range_op = m_range_reported = false;
         c->charge((n + m_cfg.copy_bytes_per_cycle - 1) / m_cfg.copy_bytes_per_cycle, c->current_cat());
         c->set_cat(prev);
     }
