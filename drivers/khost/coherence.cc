@@ -1,4 +1,5 @@
 #include "drivers/khost/coherence.h"
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <dlfcn.h>
@@ -20,12 +21,48 @@ const char* cv_kind_name(cv_kind k)
     case cv_kind::dev_write_cpu_owned: return "device_write_cpu_owned";
     case cv_kind::shared_line: return "shared_cache_line";
     case cv_kind::api_misuse: return "api_misuse";
+    case cv_kind::heap_out_of_bounds: return "heap_out_of_bounds";
+    case cv_kind::use_after_free: return "use_after_free";
+    case cv_kind::double_free: return "double_free";
+    case cv_kind::invalid_free: return "invalid_free";
+    case cv_kind::memory_leak: return "memory_leak";
     }
     return "?";
 }
 
+const char* api_rule_name(api_rule r)
+{
+    switch (r) {
+    case api_rule::none: return "";
+    case api_rule::unmap_not_mapped: return "unmap_not_mapped";
+    case api_rule::unmap_invalid: return "unmap_invalid";
+    case api_rule::unmap_size: return "unmap_size";
+    case api_rule::unmap_direction: return "unmap_direction";
+    case api_rule::unmap_function: return "unmap_function";
+    case api_rule::free_cpu_address: return "free_cpu_address";
+    case api_rule::map_error_unchecked: return "map_error_unchecked";
+    case api_rule::map_not_dmaable: return "map_not_dmaable";
+    case api_rule::map_overlap: return "map_overlap";
+    case api_rule::sync_not_mapped: return "sync_not_mapped";
+    case api_rule::sync_outside: return "sync_outside";
+    case api_rule::sync_direction: return "sync_direction";
+    case api_rule::sync_ro_for_cpu: return "sync_ro_for_cpu";
+    case api_rule::sync_wo_for_device: return "sync_wo_for_device";
+    case api_rule::free_while_mapped: return "free_while_mapped";
+    case api_rule::mapping_leak: return "mapping_leak";
+    }
+    return "?";
+}
+
+static const char* dir_name(int d)
+{
+    static const char* const n[] = {"DMA_BIDIRECTIONAL", "DMA_TO_DEVICE", "DMA_FROM_DEVICE", "DMA_NONE"};
+    return d >= 0 && d < 4 ? n[d] : "?";
+}
+
 coherence_checker::coherence_checker(models::mem::phys_mem& mem, alloc_query q)
-    : m_mem(mem), m_alloc(std::move(q)), m_base(mem.base()), m_bits((mem.backed() / LINE + 63) / 64, 0)
+    : m_mem(mem), m_alloc(std::move(q)), m_base(mem.base()), m_bits((mem.backed() / LINE + 63) / 64, 0),
+      m_map_bits(m_bits.size(), 0), m_poison_bits(m_bits.size(), 0), m_end_bits(m_bits.size(), 0)
 {
 }
 
@@ -41,9 +78,101 @@ void coherence_checker::set_bit(uint64_t line, bool on)
     if (l / 64 >= m_bits.size())
         return;
     if (on)
-        m_bits[l / 64] |= 1ull << (l % 64);
+        m_map_bits[l / 64] |= 1ull << (l % 64);
     else
-        m_bits[l / 64] &= ~(1ull << (l % 64));
+        m_map_bits[l / 64] &= ~(1ull << (l % 64));
+    m_bits[l / 64] = m_map_bits[l / 64] | m_poison_bits[l / 64];
+}
+
+// Bits [i0, i1] (inclusive) of a bitmap, a word at a time.
+static void set_bits(std::vector<uint64_t>& v, uint64_t i0, uint64_t i1, bool on)
+{
+    if (i1 / 64 > i0 / 64 + 1) {  // whole words in between at once (the heap at start)
+        std::fill(v.begin() + (long)(i0 / 64 + 1), v.begin() + (long)(i1 / 64), on ? ~0ull : 0);
+        set_bits(v, i0, i0 | 63, on);
+        set_bits(v, i1 & ~63ull, i1, on);
+        return;
+    }
+    for (uint64_t w = i0 / 64; w <= i1 / 64; w++) {
+        const uint64_t lo = w == i0 / 64 ? i0 % 64 : 0, hi = w == i1 / 64 ? i1 % 64 : 63;
+        const uint64_t m = (hi == 63 ? ~0ull : (1ull << (hi + 1)) - 1) & ~((1ull << lo) - 1);
+        v[w] = on ? v[w] | m : v[w] & ~m;
+    }
+}
+
+static bool any_bits(const std::vector<uint64_t>& v, uint64_t i0, uint64_t i1)
+{
+    for (uint64_t w = i0 / 64; w <= i1 / 64; w++) {
+        const uint64_t lo = w == i0 / 64 ? i0 % 64 : 0, hi = w == i1 / 64 ? i1 % 64 : 63;
+        const uint64_t m = (hi == 63 ? ~0ull : (1ull << (hi + 1)) - 1) & ~((1ull << lo) - 1);
+        if (v[w] & m)
+            return true;
+    }
+    return false;
+}
+
+// Line indices of [pa, pa+len) in the bitmaps, clipped to the backed window
+// (false: none of it is there).
+bool coherence_checker::line_range(uint64_t pa, uint64_t len, uint64_t* i0, uint64_t* i1) const
+{
+    const uint64_t n = m_bits.size() * 64;
+    if (!len || pa < m_base || ((pa - m_base) >> LINE_SHIFT) >= n)
+        return false;
+    *i0 = (pa - m_base) >> LINE_SHIFT;
+    *i1 = std::min<uint64_t>((pa + len - 1 - m_base) >> LINE_SHIFT, n - 1);
+    return true;
+}
+
+void coherence_checker::poison(uint64_t pa, uint64_t len, bool on)
+{
+    uint64_t i0, i1;
+    if (!line_range(pa, len, &i0, &i1))
+        return;
+    set_bits(m_poison_bits, i0, i1, on);
+    for (uint64_t w = i0 / 64; w <= i1 / 64; w++)  // m_bits = m_map_bits | m_poison_bits
+        m_bits[w] = m_map_bits[w] | m_poison_bits[w];
+}
+
+void coherence_checker::mark_end(uint64_t pa, bool on)
+{
+    uint64_t i0, i1;
+    if (line_range(pa, 1, &i0, &i1))
+        set_bits(m_end_bits, i0, i1, on);
+}
+
+bool coherence_checker::reaches_end(uint64_t pa, uint64_t len) const
+{
+    uint64_t i0, i1;
+    return line_range(pa, len, &i0, &i1) && any_bits(m_end_bits, i0, i1);
+}
+
+bool coherence_checker::freed_under_mapping(uint64_t pa, uint64_t len, uint64_t* map_pa, const void** map_site)
+{
+    uint64_t i0, i1;
+    if (!line_range(pa, len, &i0, &i1) || !any_bits(m_map_bits, i0, i1))
+        return false;
+    for (uint64_t l = pa >> LINE_SHIFT; l <= (pa + len - 1) >> LINE_SHIFT; l++) {
+        const uint64_t i = l - (m_base >> LINE_SHIFT);
+        if (i / 64 >= m_bits.size() || !((m_map_bits[i / 64] >> (i % 64)) & 1))
+            continue;
+        auto it = m_lines.find(l);
+        if (it == m_lines.end())
+            continue;
+        mapping& m = m_maps[it->second.map];
+        m.buf_freed = true;
+        *map_pa = m.pa;
+        *map_site = m.map_site;
+        return true;
+    }
+    return false;
+}
+
+void coherence_checker::for_each_mapping(
+    const std::function<void(uint64_t, uint64_t, const void*, bool)>& f) const
+{
+    for (const auto& m : m_maps)
+        if (m.live)
+            f(m.pa, m.size, m.map_site, m.buf_freed);
 }
 
 coherence_checker::mapping* coherence_checker::find_mapping(uint64_t pa)
@@ -58,25 +187,100 @@ coherence_checker::mapping* coherence_checker::find_mapping(uint64_t pa)
 
 void coherence_checker::report(cv_kind k, uint64_t pa, const mapping* m, const void* site, const std::string& detail)
 {
-    m_stats.events++;
-    const auto key = std::make_pair((int)k, site);
+    report_ext(k, api_rule::none, pa, m ? m->pa : 0, m ? m->size : 0, site, detail);
+}
+
+void coherence_checker::report_ext(cv_kind k, api_rule r, uint64_t pa, uint64_t buf_pa, uint64_t buf_len,
+                                   const void* site, const std::string& detail, const void* site2,
+                                   const char* what2, const void* site3, const char* what3, uint64_t count)
+{
+    m_stats.events += count;
+    const auto key = std::make_pair((int)k | (int)r << 8, site);
     auto it = m_seen.find(key);
     if (it != m_seen.end()) {
-        m_list[it->second].count++;
+        m_list[it->second].count += count;
         return;
     }
     m_seen[key] = m_list.size();
-    m_list.push_back({k, pa, m ? m->pa : 0, m ? m->size : 0, site, "", detail, 1});
+    violation v{k, pa, buf_pa, buf_len, site, "", detail, count};
+    v.rule = r;
+    v.site2 = site2;
+    v.site2_what = what2;
+    v.site3 = site3;
+    v.site3_what = what3;
+    m_list.push_back(std::move(v));
     m_stats.violations++;
+}
+
+// The rule's name leads the detail, so summaries and regress tell rules apart.
+void coherence_checker::misuse(api_rule r, uint64_t pa, const mapping* m, const void* site, const std::string& detail,
+                               const void* site2, const char* what2)
+{
+    report_ext(cv_kind::api_misuse, r, pa, m ? m->pa : 0, m ? m->size : 0, site,
+               std::string(api_rule_name(r)) + ": " + detail, site2, what2);
+}
+
+void coherence_checker::on_not_dmaable(const void* p, uint64_t size, const void* site)
+{
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "maps %p+%llu, which is not simulated kernel memory (stack, driver data, host heap)",
+                  p, (unsigned long long)size);
+    misuse(api_rule::map_not_dmaable, 0, nullptr, site, buf);
+}
+
+void coherence_checker::on_coherent_alloc(uint64_t handle, uint64_t cpu_pa, uint64_t size, const void* site)
+{
+    m_coherent[handle] = coherent{cpu_pa, size, site};
+}
+
+bool coherence_checker::on_coherent_free(uint64_t handle, uint64_t cpu_pa, uint64_t size, const void* site)
+{
+    auto it = m_coherent.find(handle);
+    if (it == m_coherent.end()) {
+        auto s = m_by_pa.find(handle);
+        if (s != m_by_pa.end() && m_maps[s->second].live)
+            misuse(api_rule::unmap_function, handle, &m_maps[s->second], site,
+                   "dma_free_coherent of a dma_map_single mapping", m_maps[s->second].map_site, "mapped at");
+        else
+            misuse(api_rule::unmap_not_mapped, handle, nullptr, site,
+                   "dma_free_coherent of memory dma_alloc_coherent did not allocate");
+        return false;
+    }
+    const coherent& c = it->second;
+    if (c.size != size)
+        report_ext(cv_kind::api_misuse, api_rule::unmap_size, handle, handle, c.size, site,
+                   std::string("unmap_size: dma_free_coherent size ") + std::to_string(size) +
+                       " differs from the allocation's " + std::to_string(c.size),
+                   c.site, "allocated at");
+    if (c.cpu_pa != cpu_pa)
+        report_ext(cv_kind::api_misuse, api_rule::free_cpu_address, handle, handle, c.size, site,
+                   "free_cpu_address: dma_free_coherent with a CPU address other than the allocation's", c.site,
+                   "allocated at");
+    m_coherent.erase(it);
+    return true;
 }
 
 void coherence_checker::on_dma(int op, uint64_t pa, uint64_t size, int dir, const void* site)
 {
     const uint64_t first = pa >> LINE_SHIFT, last = (pa + (size ? size : 1) - 1) >> LINE_SHIFT;
+    if (op == SIMHOST_DMA_MAPPING_ERROR) {
+        // As the kernel: the newest unchecked mapping at exactly this address.
+        auto it = m_by_pa.find(pa);
+        if (it != m_by_pa.end())
+            m_maps[it->second].err_checked = true;
+        return;
+    }
     if (op == SIMHOST_DMA_MAP) {
+        if (pa == SIMHOST_DMA_BAD_ADDR)
+            return;  // reported by on_not_dmaable; nothing is mapped
+        if (m_mem.is_uncached(pa))
+            misuse(api_rule::map_not_dmaable, pa, nullptr, site,
+                   "dma_map_single of dma_alloc_coherent memory (the kernel sees a vmalloc-area address)");
         for (uint64_t l = first; l <= last; l++)
             if (m_lines.count(l)) {
-                report(cv_kind::api_misuse, pa, find_mapping(l << LINE_SHIFT), site, "buffer mapped twice");
+                const mapping* o = find_mapping(l << LINE_SHIFT);
+                misuse(api_rule::map_overlap, pa, o, site, "buffer mapped twice", o ? o->map_site : nullptr,
+                       "first mapped at");
                 break;
             }
         uint64_t as = 0, al = 0;
@@ -98,34 +302,75 @@ void coherence_checker::on_dma(int op, uint64_t pa, uint64_t size, int dir, cons
     if (op == SIMHOST_DMA_UNMAP) {
         auto it = m_by_pa.find(pa);
         if (it == m_by_pa.end() || !m_maps[it->second].live) {
-            report(cv_kind::api_misuse, pa, nullptr, site, "unmap of an address that is not mapped");
+            if (pa == SIMHOST_DMA_BAD_ADDR) {
+                misuse(api_rule::unmap_invalid, pa, nullptr, site, "unmap of the DMA_MAPPING_ERROR address");
+                return;
+            }
+            if (m_coherent.count(pa)) {
+                misuse(api_rule::unmap_function, pa, nullptr, site, "dma_unmap_single of dma_alloc_coherent memory",
+                       m_coherent[pa].site, "allocated at");
+                return;
+            }
+            auto d = m_dead_by_pa.find(pa);
+            if (d != m_dead_by_pa.end())
+                misuse(api_rule::unmap_not_mapped, pa, &m_maps[d->second], site, "unmap of a mapping already unmapped",
+                       m_maps[d->second].unmap_site, "unmapped at");
+            else
+                misuse(api_rule::unmap_not_mapped, pa, nullptr, site, "unmap of an address that is not mapped");
             return;
         }
         mapping& m = m_maps[it->second];
         if (m.size != size)
-            report(cv_kind::api_misuse, pa, &m, site, "unmap size differs from the mapping");
+            misuse(api_rule::unmap_size, pa, &m, site,
+                   "unmap size " + std::to_string(size) + " differs from the mapping's " + std::to_string(m.size),
+                   m.map_site, "mapped at");
         if (m.dir != dir)
-            report(cv_kind::api_misuse, pa, &m, site, "unmap direction differs from the mapping");
+            misuse(api_rule::unmap_direction, pa, &m, site,
+                   std::string("unmapped with ") + dir_name(dir) + ", mapped with " + dir_name(m.dir), m.map_site,
+                   "mapped at");
+        if (!m.err_checked)
+            misuse(api_rule::map_error_unchecked, pa, &m, m.map_site,
+                   "the mapping was used and unmapped without dma_mapping_error() on its address", site,
+                   "unmapped at");
         if (dir != 1)  // not DMA_TO_DEVICE: the unmap invalidates for the CPU
             m_stats.synced_bytes += m.size;
         const uint64_t mf = m.pa >> LINE_SHIFT, ml = (m.pa + m.size - 1) >> LINE_SHIFT;
         for (uint64_t l = mf; l <= ml; l++) {
-            m_lines.erase(l);
-            set_bit(l, false);
+            auto li = m_lines.find(l);
+            // A line a newer (overlapping) mapping took stays with it.
+            if (li != m_lines.end() && &m_maps[li->second.map] == &m) {
+                m_lines.erase(li);
+                set_bit(l, false);
+            }
         }
         m.live = false;
+        m.unmap_site = site;
+        m_dead_by_pa[pa] = it->second;
         m_by_pa.erase(it);
         return;
     }
+    const bool to_cpu = op == SIMHOST_DMA_SYNC_CPU;
     mapping* m = find_mapping(pa);
     if (!m) {
-        report(cv_kind::api_misuse, pa, nullptr, site, "sync of an address that is not mapped");
+        misuse(api_rule::sync_not_mapped, pa, nullptr, site, "sync of an address that is not mapped");
         return;
     }
     if (pa + size > m->pa + m->size)
-        report(cv_kind::api_misuse, pa, m, site, "sync beyond the end of the mapping");
-    if (m->dir != dir)
-        report(cv_kind::api_misuse, pa, m, site, "sync direction differs from the mapping");
+        misuse(api_rule::sync_outside, pa, m, site,
+               "sync of " + std::to_string(pa - m->pa) + "+" + std::to_string(size) +
+                   " beyond the end of the mapping (" + std::to_string(m->size) + " bytes)",
+               m->map_site, "mapped at");
+    if (m->dir != 0 && m->dir != dir) {  // a bidirectional mapping may be synced either way
+        misuse(api_rule::sync_direction, pa, m, site,
+               std::string("synced with ") + dir_name(dir) + ", mapped with " + dir_name(m->dir), m->map_site,
+               "mapped at");
+        if (to_cpu && m->dir != 2 && dir != 1)
+            misuse(api_rule::sync_ro_for_cpu, pa, m, site,
+                   "sync_for_cpu of device read-only memory (mapped DMA_TO_DEVICE)", m->map_site, "mapped at");
+        if (!to_cpu && m->dir != 1 && dir != 2)
+            misuse(api_rule::sync_wo_for_device, pa, m, site,
+                   "sync_for_device of device write-only memory (mapped DMA_FROM_DEVICE)", m->map_site, "mapped at");
+    }
     const uint64_t lim = (m->pa + m->size - 1) >> LINE_SHIFT;
     for (uint64_t l = first; l <= last && l <= lim; l++) {
         line_state& st = m_lines[l];
@@ -172,6 +417,10 @@ void coherence_checker::on_cpu(uint64_t pa, uint64_t len, bool write, const void
                 st.last_write_site = site;
                 st.cpu_owned_write = true;
             }
+        } else if (m_fault) {
+            const uint64_t i = l - (m_base >> LINE_SHIFT);
+            if (i / 64 < m_bits.size() && ((m_poison_bits[i / 64] >> (i % 64)) & 1))
+                m_fault(a, end - a, write, site);
         }
         a = end;
     }
@@ -179,7 +428,7 @@ void coherence_checker::on_cpu(uint64_t pa, uint64_t len, bool write, const void
 
 void coherence_checker::dram_write(uint64_t pa, unsigned len, uint8_t master)
 {
-    if (!tracked(pa) && !tracked(pa + len - 1))
+    if (!mapped_line(pa) && !mapped_line(pa + len - 1))
         return;
     for (uint64_t l = pa >> LINE_SHIFT; l <= (pa + len - 1) >> LINE_SHIFT; l++) {
         auto it = m_lines.find(l);
@@ -203,18 +452,14 @@ void coherence_checker::dram_write(uint64_t pa, unsigned len, uint8_t master)
 // Symbolises a code address with the object's debug information: the
 // innermost inlined frame that is not in a shim header (memcpy, skb_put...)
 // names the driver's function and source line.
-void coherence_checker::symbolize(violation& v)
+std::string coherence_checker::where_of(const void* site)
 {
-    if (!v.where.empty())
-        return;
     Dl_info info{};
-    if (!v.site || !dladdr(v.site, &info) || !info.dli_fname) {
-        v.where = "(unknown site)";
-        return;
-    }
-    const uintptr_t off = (uintptr_t)v.site - (uintptr_t)info.dli_fbase - 1;
+    if (!site || !dladdr(site, &info) || !info.dli_fname)
+        return "(unknown site)";
+    const uintptr_t off = (uintptr_t)site - (uintptr_t)info.dli_fbase - 1;
     char cmd[1024];
-    std::snprintf(cmd, sizeof cmd, "addr2line -f -i -e '%s' 0x%lx 2>/dev/null", info.dli_fname, (unsigned long)off);
+    std::snprintf(cmd, sizeof cmd, "addr2line -C -f -i -e '%s' 0x%lx 2>/dev/null", info.dli_fname, (unsigned long)off);
     std::vector<std::string> lines;
     if (FILE* p = popen(cmd, "r")) {
         char buf[1024];
@@ -239,11 +484,38 @@ void coherence_checker::symbolize(violation& v)
         loc = slash == std::string::npos ? file : file.substr(slash + 1);
         break;
     }
-    v.where = fn + (loc.empty() || loc[0] == '?' ? "" : " (" + loc + ")");
+    return fn + (loc.empty() || loc[0] == '?' ? "" : " (" + loc + ")");
+}
+
+void coherence_checker::symbolize(violation& v)
+{
+    if (!v.where.empty())
+        return;
+    v.where = where_of(v.site);
+    if (v.site2)
+        v.detail += std::string("; ") + (v.site2_what ? v.site2_what : "see") + " " + where_of(v.site2);
+    if (v.site3)
+        v.detail += std::string("; ") + (v.site3_what ? v.site3_what : "see") + " " + where_of(v.site3);
+}
+
+// End of run: mappings never checked with dma_mapping_error() and still
+// live (the check at unmap never came), then khost's leak scan.
+void coherence_checker::finish()
+{
+    if (m_finished)
+        return;
+    m_finished = true;
+    for (const auto& m : m_maps)
+        if (m.live && !m.err_checked)
+            misuse(api_rule::map_error_unchecked, m.pa, &m, m.map_site,
+                   "live at the end of run, never checked with dma_mapping_error()");
+    if (m_finish)
+        m_finish();
 }
 
 const std::vector<violation>& coherence_checker::violations()
 {
+    finish();
     for (auto& v : m_list)
         symbolize(v);
     return m_list;

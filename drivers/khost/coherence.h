@@ -14,8 +14,17 @@
 //   dev_write_cpu_owned the device wrote a line the CPU owns (no
 //                     sync_for_device since sync_for_cpu: outside the API)
 //   shared_line       a mapping shares a cache line with another allocation
-//   api_misuse        unmap/sync of an unmapped address, direction or size
-//                     that differs from the mapping, double mapping
+//   api_misuse        a DMA-API rule broken (the rule, an api_rule, leads the
+//                     detail: docs/models/coherence-rules.md lists them with
+//                     the kernel's CONFIG_DMA_API_DEBUG checks they cover)
+// and, on the kernel heap (khost tells alloc/free; lines outside any live
+// allocation are poisoned and share the one-bit fast test):
+//   heap_out_of_bounds an access to heap memory outside every live allocation,
+//                     or a memcpy/memset running past the end of its allocation
+//   use_after_free    an access to an allocation that has been freed
+//   double_free       a free of an allocation already freed
+//   invalid_free      a free of an address no allocation starts at
+//   memory_leak       allocations (skbs, kmalloc) unreachable at the end of run
 // Speculative fills of device-owned lines are allowed (that is why the API
 // invalidates after a DMA); they count only if a stale read follows.
 // Sites are the driver's code addresses, symbolised to function and file:line.
@@ -40,8 +49,36 @@ enum class cv_kind : uint8_t {
     dev_write_cpu_owned,
     shared_line,
     api_misuse,
+    heap_out_of_bounds,
+    use_after_free,
+    double_free,
+    invalid_free,
+    memory_leak,
 };
 const char* cv_kind_name(cv_kind k);
+
+// The DMA-API rules reported as api_misuse (none for the other kinds).
+enum class api_rule : uint8_t {
+    none,
+    unmap_not_mapped,     // unmap/free of an address not mapped (or unmapped before)
+    unmap_invalid,        // unmap of the DMA_MAPPING_ERROR address
+    unmap_size,           // unmap/free size differs from the mapping's
+    unmap_direction,      // unmap direction differs from the mapping's
+    unmap_function,       // single vs coherent: unmapped with the other API
+    free_cpu_address,     // dma_free_coherent with another CPU address
+    map_error_unchecked,  // dma_mapping_error() never called on the address
+    map_not_dmaable,      // not simulated kernel memory, or coherent memory
+    map_overlap,          // a line of the buffer is already in a live mapping
+    sync_not_mapped,      // sync of an address not mapped
+    sync_outside,         // sync past the end of the mapping
+    sync_direction,       // sync direction differs (mapping not bidirectional)
+    sync_ro_for_cpu,      // sync_for_cpu of a DMA_TO_DEVICE mapping
+    sync_wo_for_device,   // sync_for_device of a DMA_FROM_DEVICE mapping
+    free_while_mapped,    // kfree/kfree_skb of memory under a live mapping
+    mapping_leak,         // at the end of run: live mapping of a freed or
+                          // unreachable buffer
+};
+const char* api_rule_name(api_rule r);
 
 struct violation {
     cv_kind kind;
@@ -52,6 +89,13 @@ struct violation {
     std::string where;  // "function (file:line)", filled by symbolize()
     std::string detail;
     uint64_t count;     // occurrences at this site
+    api_rule rule = api_rule::none;
+    // Further driver sites (allocated at, freed at, mapped at...), appended
+    // to detail as "what function (file:line)" by symbolize().
+    const void* site2 = nullptr;
+    const char* site2_what = nullptr;
+    const void* site3 = nullptr;
+    const char* site3_what = nullptr;
 };
 
 struct coherence_stats {
@@ -68,14 +112,52 @@ public:
     coherence_checker(models::mem::phys_mem& mem, alloc_query q);
 
     void on_dma(int op, uint64_t pa, uint64_t size, int dir, const void* site);
-    // Fast test for the access hooks.
+    // dma_map_single of memory that is not simulated kernel memory.
+    void on_not_dmaable(const void* p, uint64_t size, const void* site);
+    // dma_alloc_coherent / dma_free_coherent (handle = pa of the memory).
+    // on_coherent_free returns false when the handle is no coherent
+    // allocation (then the caller frees nothing).
+    void on_coherent_alloc(uint64_t handle, uint64_t cpu_pa, uint64_t size, const void* site);
+    bool on_coherent_free(uint64_t handle, uint64_t cpu_pa, uint64_t size, const void* site);
+    // Heap lines outside every live allocation (and redzones): a CPU access
+    // there goes to the fault handler (set by khost), as do frees of memory
+    // under a live mapping (mapped(), below).
+    void poison(uint64_t pa, uint64_t len, bool on);
+    // The last line of each live heap slot is marked: a copy or fill that
+    // reaches one is checked against its allocation (reaches_end).
+    void mark_end(uint64_t pa, bool on);
+    bool reaches_end(uint64_t pa, uint64_t len) const;
+    using fault_fn = std::function<void(uint64_t pa, uint64_t len, bool write, const void* site)>;
+    void set_fault_handler(fault_fn f) { m_fault = std::move(f); }
+    // [pa, pa+len) is being freed: whether a line of it is in a live
+    // streaming mapping; if so, that mapping's start and map site, and the
+    // mapping is marked as outliving its buffer.
+    bool freed_under_mapping(uint64_t pa, uint64_t len, uint64_t* map_pa, const void** map_site);
+    // Live streaming mappings: start, size, map site, whether their buffer was freed.
+    void for_each_mapping(
+        const std::function<void(uint64_t pa, uint64_t size, const void* site, bool buf_freed)>& f) const;
+    // Run once by the first violations() call: the end-of-run checks (leaks).
+    void set_finish(std::function<void()> f) { m_finish = std::move(f); }
+    // One occurrence of a violation found outside the checker (memory checks).
+    void report_ext(cv_kind k, api_rule r, uint64_t pa, uint64_t buf_pa, uint64_t buf_len, const void* site,
+                    const std::string& detail, const void* site2 = nullptr, const char* what2 = nullptr,
+                    const void* site3 = nullptr, const char* what3 = nullptr, uint64_t count = 1);
+    // Fast test for the access hooks: a mapped or a poisoned line.
     bool tracked(uint64_t pa) const
     {
         const uint64_t l = (pa - m_base) >> 5;
         return l < m_bits.size() * 64 && ((m_bits[l >> 6] >> (l & 63)) & 1);
     }
+    // Only mapped lines (the device side does not care about poison).
+    bool mapped_line(uint64_t pa) const
+    {
+        const uint64_t l = (pa - m_base) >> 5;
+        return l < m_map_bits.size() * 64 && ((m_map_bits[l >> 6] >> (l & 63)) & 1);
+    }
     // A CPU access already made visible in the CPU view (after the L1 access).
     void on_cpu(uint64_t pa, uint64_t len, bool write, const void* site);
+    // "function (file:line)" of a kernel code address (addr2line on its object).
+    static std::string where_of(const void* site);
 
     void dram_write(uint64_t pa, unsigned len, uint8_t master) override;
 
@@ -92,6 +174,13 @@ private:
         const void* cpu_sync_site = nullptr;
         uint32_t cpu_lines = 0;  // lines currently owned by the CPU
         bool live = true;
+        bool err_checked = false;  // dma_mapping_error() saw the address
+        bool buf_freed = false;    // its buffer was freed while it was live
+        const void* unmap_site = nullptr;
+    };
+    struct coherent {
+        uint64_t cpu_pa, size;
+        const void* site;
     };
     struct line_state {
         uint32_t map;              // index into m_maps
@@ -101,18 +190,29 @@ private:
         const void* last_write_site = nullptr;
     };
     void report(cv_kind k, uint64_t pa, const mapping* m, const void* site, const std::string& detail = "");
+    void misuse(api_rule r, uint64_t pa, const mapping* m, const void* site, const std::string& detail,
+                const void* site2 = nullptr, const char* what2 = nullptr);
     mapping* find_mapping(uint64_t pa);
     void set_bit(uint64_t line, bool on);
+    bool line_range(uint64_t pa, uint64_t len, uint64_t* i0, uint64_t* i1) const;
+    void finish();
     void symbolize(violation& v);
 
     models::mem::phys_mem& m_mem;
     alloc_query m_alloc;
     uint64_t m_base;
-    std::vector<uint64_t> m_bits;  // one bit per 32-B line of the backed window
+    std::vector<uint64_t> m_bits;  // one bit per 32-B line of the backed window: mapped or poisoned
+    std::vector<uint64_t> m_map_bits, m_poison_bits;  // the two parts of m_bits
+    std::vector<uint64_t> m_end_bits;                 // last line of each live heap slot
     std::unordered_map<uint64_t, line_state> m_lines;  // by line number
     std::vector<mapping> m_maps;
     std::map<uint64_t, uint32_t> m_by_pa;  // mapping start -> index
-    std::map<std::pair<int, const void*>, size_t> m_seen;
+    std::map<uint64_t, uint32_t> m_dead_by_pa;  // unmapped mapping start -> index (last one)
+    std::map<uint64_t, coherent> m_coherent;   // live dma_alloc_coherent by handle
+    std::map<std::pair<int, const void*>, size_t> m_seen;  // (kind | rule << 8, site)
+    fault_fn m_fault;
+    std::function<void()> m_finish;
+    bool m_finished = false;
     std::vector<violation> m_list;
     coherence_stats m_stats;
 };

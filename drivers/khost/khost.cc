@@ -1,8 +1,10 @@
 #include "drivers/khost/khost.h"
 #include "drivers/khost/arm_dma.h"
+#include <algorithm>
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
+#include <link.h>
 #include <unistd.h>
 #include "cache/pl310_regs.h"
 #include "common/log.h"
@@ -53,6 +55,12 @@ kernel::kernel(sc_core::sc_module_name nm, const kernel_config& cfg, cache::hier
         return alloc_of(pa, s, l);
     }));
     mem.dram.set_observer(m_checker.get());
+    // The heap is poisoned until allocated; the checker hands accesses there
+    // to mem_fault and runs the leak scan when the run's violations are read.
+    m_checker->poison(m_heap.start, m_heap.end - m_heap.start, true);
+    m_checker->set_fault_handler(
+        [this](uint64_t pa, uint64_t len, bool write, const void* site) { mem_fault(pa, len, write, site); });
+    m_checker->set_finish([this] { leak_scan(); });
     s_instance = this;
 }
 
@@ -83,7 +91,7 @@ uint64_t kernel::take(region& r, uint64_t size, uint64_t align)
     return pa;
 }
 
-void* kernel::alloc(size_t size, size_t align, bool uncached)
+void* kernel::alloc(size_t size, size_t align, bool uncached, int kind, const void* site)
 {
     if (align < 64)
         align = 64;  // SMP_CACHE_BYTES: slab and page-frag objects do not share lines
@@ -91,7 +99,16 @@ void* kernel::alloc(size_t size, size_t align, bool uncached)
     const uint64_t pa = take(uncached ? m_pool : m_heap, sz, uncached ? 4096 : align);
     if (!pa)
         return nullptr;
-    m_live[pa] = {sz, uncached};
+    m_live[pa] = {sz, size, site, nullptr, (uint8_t)kind, uncached, false};
+    if (!uncached) {
+        // The asked-for bytes, to whole lines, become accessible; the rest of
+        // the slot is the redzone.
+        const uint64_t ok = std::min<uint64_t>((size + 31) / 32 * 32, sz);
+        m_checker->poison(pa, ok, false);
+        if (ok < sz)
+            m_checker->poison(pa + ok, sz - ok, true);
+        m_checker->mark_end(pa + sz - 1, true);
+    }
     m_stats.allocs++;
     const uint64_t in_use = (m_heap.next - m_heap.start) + (m_pool.next - m_pool.start);
     if (in_use > m_stats.alloc_bytes_live_max)
@@ -99,29 +116,238 @@ void* kernel::alloc(size_t size, size_t align, bool uncached)
     return m_mem.mem.cpu_view(pa);
 }
 
-void kernel::free(void* p)
+const kernel::slot* kernel::slot_of(uint64_t pa, uint64_t* start) const
 {
+    auto it = m_live.upper_bound(pa);
+    if (it == m_live.begin())
+        return nullptr;
+    --it;
+    if (pa >= it->first + it->second.size)
+        return nullptr;
+    *start = it->first;
+    return &it->second;
+}
+
+void kernel::free(const void* p, int kind, const void* site)
+{
+    (void)kind;
     const uint64_t pa = pa_of(p);
     auto it = m_live.find(pa);
-    if (it == m_live.end()) {
+    if (it == m_live.end() || it->second.freed) {
         sim_log(log_level::guest_error, "kernel", "free of %p, which is not a live allocation", p);
+        uint64_t s = 0;
+        const slot* in = pa == ~0ull ? nullptr : slot_of(pa, &s);
+        if (it != m_live.end())
+            m_checker->report_ext(cv_kind::double_free, api_rule::none, pa, pa, it->second.size, site,
+                                  "free of an allocation already freed", it->second.site, "allocated at",
+                                  it->second.free_site, "first freed at");
+        else if (in && !in->freed)
+            m_checker->report_ext(cv_kind::invalid_free, api_rule::none, pa, s, in->size, site,
+                                  "free of an address inside an allocation, not its start", in->site,
+                                  "allocated at");
+        else
+            m_checker->report_ext(cv_kind::invalid_free, api_rule::none, pa == ~0ull ? 0 : pa, 0, 0, site,
+                                  pa == ~0ull ? "free of memory that is not simulated kernel memory"
+                                              : "free of an address no allocation holds");
         return;
     }
-    (it->second.second ? m_pool : m_heap).free_by_size[it->second.first].push_back(pa);
-    m_live.erase(it);
+    slot& a = it->second;
+    uint64_t map_pa = 0;
+    const void* map_site = nullptr;
+    if (site && m_checker->freed_under_mapping(pa, a.size, &map_pa, &map_site))
+        m_checker->report_ext(cv_kind::api_misuse, api_rule::free_while_mapped, pa, map_pa, a.size, site,
+                              "free_while_mapped: the buffer is freed while a DMA mapping covers it", map_site,
+                              "mapped at", a.site, "allocated at");
+    (a.uncached ? m_pool : m_heap).free_by_size[a.size].push_back(pa);
+    a.freed = true;
+    a.free_site = site;
+    if (!a.uncached) {
+        m_checker->poison(pa, a.size, true);
+        m_checker->mark_end(pa + a.size - 1, false);
+    }
+}
+
+void kernel::dma_coherent_free(uint64_t handle, const void* cpu, size_t size, const void* site)
+{
+    if (m_checker->on_coherent_free(handle, pa_of(cpu), size, site))
+        free(m_mem.mem.cpu_view(handle), SIMHOST_MEM_COHERENT, site);
+}
+
+// A CPU access to a poisoned heap line: a freed slot, a live allocation's
+// redzone, or memory no allocation holds.
+void kernel::mem_fault(uint64_t pa, uint64_t len, bool write, const void* site)
+{
+    (void)len;
+    if (m_range_reported)
+        return;  // this memcpy/memset is reported already
+    m_range_reported = m_in_range_op;
+    const char* op = write ? "write" : "read";
+    uint64_t s = 0;
+    const slot* a = slot_of(pa, &s);
+    if (a && a->freed)
+        m_checker->report_ext(cv_kind::use_after_free, api_rule::none, pa, s, a->size, site,
+                              std::string(op) + " at offset " + std::to_string(pa - s) + " of a freed " +
+                                  std::to_string(a->size) + "-byte slot",
+                              a->site, "allocated at", a->free_site, "freed at");
+    else if (a)
+        m_checker->report_ext(cv_kind::heap_out_of_bounds, api_rule::none, pa, s, a->asked, site,
+                              std::string(op) + " " + std::to_string(pa - s - a->asked) + " bytes past the end of a " +
+                                  std::to_string(a->asked) + "-byte allocation",
+                              a->site, "allocated at");
+    else
+        m_checker->report_ext(cv_kind::heap_out_of_bounds, api_rule::none, pa, 0, 0, site,
+                              std::string(op) + " of heap memory no allocation holds");
+}
+
+// memcpy/memset of kernel code: the whole range must lie in the allocation
+// its first byte is in (the bytes asked for; the slot's rounding is redzone).
+// Only a range that reaches the last line of a live slot is looked up.
+bool kernel::check_range(const void* p, size_t n, bool write, const void* site)
+{
+    const uint64_t pa = pa_of(p);
+    if (pa < m_heap.start || pa >= m_heap.end || !n || !m_checker->reaches_end(pa, n))
+        return false;
+    uint64_t s = 0;
+    const slot* a = slot_of(pa, &s);
+    if (!a || a->freed || pa + n <= s + a->asked)
+        return false;  // freed or none: the poisoned lines report it; inside: fine
+    m_checker->report_ext(cv_kind::heap_out_of_bounds, api_rule::none, s + a->asked, s, a->asked, site,
+                          std::string(write ? "memset/memcpy writes " : "memcpy reads ") + std::to_string(n) +
+                              " bytes at offset " + std::to_string(pa - s) + ", " +
+                              std::to_string(pa + n - s - a->asked) + " bytes past the end of a " +
+                              std::to_string(a->asked) + "-byte allocation",
+                          a->site, "allocated at");
+    return true;
 }
 
 bool kernel::alloc_of(uint64_t pa, uint64_t* start, uint64_t* len) const
 {
-    auto it = m_live.upper_bound(pa);
-    if (it == m_live.begin())
+    const slot* a = slot_of(pa, start);
+    if (!a || a->freed)
         return false;
-    --it;
-    if (pa >= it->first + it->second.first)
-        return false;
-    *start = it->first;
-    *len = it->second.first;
+    *len = a->size;
     return true;
+}
+
+// ------------------------------------------------------------ leak scan --
+//
+// At the end of the run, as kmemleak does: an allocation of kernel code is
+// reachable if a pointer to any byte of it lies in a root or in a reachable
+// allocation. Roots: the writable segments of every loaded object (the
+// driver's and the shim's globals among them) and the host's own
+// allocations. Not scanned: the host stacks of the simulated contexts, which
+// the end of the run interrupts wherever they are, so a path between
+// allocating an object and linking it (or unlinking and freeing it) holds it
+// in a local only; hence a site is reported only with more unreachable
+// objects than can be in flight (leak_allowance). DMA addresses are not
+// pointers: a buffer only a descriptor refers to counts as unreachable.
+namespace {
+struct scan_state {
+    uintptr_t w_base, w_size;
+    uint64_t pa_base;
+    std::vector<uint64_t> starts, sizes;
+    std::vector<char> mark;
+    std::vector<size_t> work;
+    void scan(const void* p, size_t n)
+    {
+        const uint64_t* w = (const uint64_t*)(((uintptr_t)p + 7) & ~(uintptr_t)7);
+        const uint64_t* e = (const uint64_t*)(((uintptr_t)p + n) & ~(uintptr_t)7);
+        for (; w < e; w++) {
+            const uint64_t off = *w - w_base;
+            if (off >= w_size)
+                continue;
+            const uint64_t pa = pa_base + off;
+            auto it = std::upper_bound(starts.begin(), starts.end(), pa);
+            if (it == starts.begin())
+                continue;
+            const size_t i = (size_t)(it - starts.begin()) - 1;
+            if (pa < starts[i] + sizes[i] && !mark[i]) {
+                mark[i] = 1;
+                work.push_back(i);
+            }
+        }
+    }
+};
+
+int scan_object(struct dl_phdr_info* info, size_t, void* arg)
+{
+    auto* st = (scan_state*)arg;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+        if (ph.p_type == PT_LOAD && (ph.p_flags & PF_W))
+            st->scan((const void*)(info->dlpi_addr + ph.p_vaddr), ph.p_memsz);
+    }
+    return 0;
+}
+
+const char* mem_kind_name(int k)
+{
+    switch (k) {
+    case SIMHOST_MEM_KMALLOC: return "kmalloc";
+    case SIMHOST_MEM_SKB: return "skb";
+    case SIMHOST_MEM_SKB_DATA: return "skb data";
+    case SIMHOST_MEM_COHERENT: return "dma_alloc_coherent";
+    }
+    return "host";
+}
+} // namespace
+
+void kernel::leak_scan()
+{
+    scan_state st{m_w_base, m_w_size, m_mem.mem.base(), {}, {}, {}, {}};
+    std::vector<const slot*> objs;
+    for (const auto& [pa, a] : m_live) {
+        if (a.freed)
+            continue;
+        st.starts.push_back(pa);
+        st.sizes.push_back(a.size);
+        objs.push_back(&a);
+    }
+    st.mark.assign(objs.size(), 0);
+    for (size_t i = 0; i < objs.size(); i++)
+        if (!objs[i]->site) {
+            st.mark[i] = 1;
+            st.work.push_back(i);
+        }
+    dl_iterate_phdr(scan_object, &st);
+    while (!st.work.empty()) {
+        const size_t i = st.work.back();
+        st.work.pop_back();
+        if (objs[i]->kind != SIMHOST_MEM_SKB_DATA)  // packet bytes (and shared info without pointers)
+            st.scan(m_mem.mem.cpu_view(st.starts[i]), objs[i]->size);
+    }
+    const uint64_t allowance = leak_allowance * std::max<size_t>(1, m_cores.size());
+    // Unreachable objects by (allocating site, kind); an skb's data goes with its skb.
+    std::map<std::pair<const void*, int>, std::pair<uint64_t, uint64_t>> lost;  // -> (count, first pa)
+    for (size_t i = 0; i < objs.size(); i++)
+        if (!st.mark[i] && objs[i]->kind != SIMHOST_MEM_SKB_DATA) {
+            auto& e = lost[{objs[i]->site, objs[i]->kind}];
+            if (!e.first++)
+                e.second = st.starts[i];
+        }
+    for (const auto& [key, e] : lost)
+        if (e.first > allowance)
+            m_checker->report_ext(cv_kind::memory_leak, api_rule::none, e.second, e.second, 0, key.first,
+                                  std::to_string(e.first) + " " + mem_kind_name(key.second) +
+                                      " allocations unreachable at the end of run",
+                                  nullptr, nullptr, nullptr, nullptr, e.first);
+    // Live streaming mappings whose buffer is freed or unreachable, by map site.
+    std::map<const void*, std::pair<uint64_t, uint64_t>> pending;
+    m_checker->for_each_mapping([&](uint64_t pa, uint64_t, const void* site, bool buf_freed) {
+        auto it = std::upper_bound(st.starts.begin(), st.starts.end(), pa);
+        const size_t i = (size_t)(it - st.starts.begin()) - 1;
+        if (buf_freed || it == st.starts.begin() || pa >= st.starts[i] + st.sizes[i] || !st.mark[i]) {
+            auto& e = pending[site];
+            if (!e.first++)
+                e.second = pa;
+        }
+    });
+    for (const auto& [site, e] : pending)
+        if (e.first > allowance)
+            m_checker->report_ext(cv_kind::api_misuse, api_rule::mapping_leak, e.second, e.second, 0, site,
+                                  "mapping_leak: " + std::to_string(e.first) +
+                                      " mappings live at the end of run over freed or unreachable buffers",
+                                  nullptr, nullptr, nullptr, nullptr, e.first);
 }
 
 void kernel::access(core& c, uint64_t pa, size_t size, bool write, const void* site)
@@ -167,14 +393,20 @@ static cpu::cat copy_cat(core& c) { return c.current_cat() == cpu::CAT_DRIVER ? 
 
 void kernel::copy(void* dst, const void* src, size_t n, const void* site)
 {
+    bool reported = check_range(src, n, false, site);
+    reported = check_range(dst, n, true, site) || reported;
     core* c = core::current();
     if (c) {
         const cpu::cat prev = c->set_cat(copy_cat(*c));
         const bool unc_s = pa_of(src) != ~0ull && m_mem.mem.is_uncached(pa_of(src));
         if (unc_s)
             c->sync();
+        // No other core runs between here and the reset (the L1 accesses do not yield).
+        m_in_range_op = true;
+        m_range_reported = reported;
         touch_range(*this, *c, src, n, false, site);
         touch_range(*this, *c, dst, n, true, site);
+        m_in_range_op = m_range_reported = false;
         c->charge((n + m_cfg.copy_bytes_per_cycle - 1) / m_cfg.copy_bytes_per_cycle, c->current_cat());
         c->set_cat(prev);
     }
@@ -183,10 +415,14 @@ void kernel::copy(void* dst, const void* src, size_t n, const void* site)
 
 void kernel::fill(void* dst, int v, size_t n, const void* site)
 {
+    const bool reported = check_range(dst, n, true, site);
     core* c = core::current();
     if (c) {
         const cpu::cat prev = c->set_cat(copy_cat(*c));
+        m_in_range_op = true;
+        m_range_reported = reported;
         touch_range(*this, *c, dst, n, true, site);
+        m_in_range_op = m_range_reported = false;
         c->charge((n + m_cfg.copy_bytes_per_cycle - 1) / m_cfg.copy_bytes_per_cycle, c->current_cat());
         c->set_cat(prev);
     }
@@ -282,12 +518,16 @@ void kernel::dma(int op, uint64_t pa, size_t size, int dir, const void* caller)
 {
     core* c = core::current();
     m_checker->on_dma(op, pa, size, dir, caller);
+    if (op == SIMHOST_DMA_MAPPING_ERROR)
+        return;
     switch (op) {
     case SIMHOST_DMA_MAP: m_stats.dma_map_calls++; break;
     case SIMHOST_DMA_UNMAP: m_stats.dma_unmap_calls++; break;
     case SIMHOST_DMA_SYNC_CPU: m_stats.dma_sync_cpu_calls++; break;
     default: m_stats.dma_sync_device_calls++; break;
     }
+    if (pa == SIMHOST_DMA_BAD_ADDR)
+        return;  // nothing mapped: no maintenance
     const auto d = (dma_dir)dir;
     // Which ARMv7 operation the call is: map and sync_for_device hand the
     // buffer to the device; unmap and sync_for_cpu take it back.
@@ -342,6 +582,29 @@ extern "C" {
 
 void* simhost_alloc(size_t size, size_t align, int uncached) { return kernel::instance()->alloc(size, align, uncached); }
 void simhost_free(void* p) { kernel::instance()->free(p); }
+void* simhost_kalloc(size_t size, size_t align, int kind, const void* site)
+{
+    return kernel::instance()->alloc(size, align, kind == SIMHOST_MEM_COHERENT, kind, site);
+}
+void simhost_kfree(const void* p, int kind, const void* site) { kernel::instance()->free(p, kind, site); }
+uint64_t simhost_dma_pa(const void* p, size_t size, const void* caller)
+{
+    kernel* k = kernel::instance();
+    const uint64_t pa = k->pa_of(p);
+    if (pa != ~0ull)
+        return pa;
+    k->checker().on_not_dmaable(p, size, caller);
+    return SIMHOST_DMA_BAD_ADDR;
+}
+void simhost_dma_coherent_alloc(uint64_t handle, const void* cpu, size_t size, const void* caller)
+{
+    kernel* k = kernel::instance();
+    k->checker().on_coherent_alloc(handle, k->pa_of(cpu), size, caller);
+}
+void simhost_dma_coherent_free(uint64_t handle, const void* cpu, size_t size, const void* caller)
+{
+    kernel::instance()->dma_coherent_free(handle, cpu, size, caller);
+}
 uint64_t simhost_pa(const void* p) { return kernel::instance()->pa_of(p); }
 void* simhost_va(uint64_t pa) { return kernel::instance()->mem().mem.cpu_view(pa); }
 

@@ -49,9 +49,11 @@ public:
     models::cache::hierarchy& mem() { return m_mem; }
     models::cpu::core& irq_core() { return *m_cores.at(m_irq_core); }
 
-    // simhost.h, called through the C wrappers.
-    void* alloc(size_t size, size_t align, bool uncached);
-    void free(void* p);
+    // simhost.h, called through the C wrappers. kind: enum simhost_mem_kind;
+    // site: the kernel code that asked (nullptr for the host's own).
+    void* alloc(size_t size, size_t align, bool uncached, int kind = 0, const void* site = nullptr);
+    void free(const void* p, int kind = 0, const void* site = nullptr);
+    void dma_coherent_free(uint64_t handle, const void* cpu, size_t size, const void* site);
     uint64_t pa_of(const void* p) const { return m_mem.mem.pa_of_cpu(p); }
     // site: the kernel code address making the access (for the coherence checker).
     void access(models::cpu::core& c, uint64_t pa, size_t size, bool write, const void* site);
@@ -68,7 +70,7 @@ public:
     void socket_wake();
 
     coherence_checker& checker() { return *m_checker; }
-    // The allocation holding pa: start and length (false if none).
+    // The live allocation holding pa: start and length (false if none).
     bool alloc_of(uint64_t pa, uint64_t* start, uint64_t* len) const;
     const kernel_stats& stats() const { return m_stats; }
     void reset_stats() { m_stats = {}; }
@@ -78,6 +80,19 @@ public:
     uintptr_t w_size() const { return m_w_size; }
 
 private:
+    // Memory checks (coherence.h lists the kinds): a CPU access to a poisoned
+    // heap line, a copy or fill running out of its allocation, the end-of-run
+    // leak scan.
+    void mem_fault(uint64_t pa, uint64_t len, bool write, const void* site);
+    // True if it reported (the range op's per-line faults are then not counted).
+    bool check_range(const void* p, size_t n, bool write, const void* site);
+    bool m_in_range_op = false, m_range_reported = false;  // one report per memcpy/memset
+    void leak_scan();
+    // Unreachable objects per allocating site (and live mappings of freed or
+    // unreachable buffers per map site) that may be in flight, per core, when
+    // the run stops: one in a local of the receive or send path and one
+    // unlinked by a reader (recvmsg) or a free in progress.
+    static constexpr uint64_t leak_allowance = 2;
     struct region {
         uint64_t start, end, next;                          // bump allocation
         std::map<uint64_t, std::vector<uint64_t>> free_by_size;  // size -> pas (LIFO)
@@ -91,7 +106,20 @@ private:
     uint64_t m_mmio_base, m_mmio_size;
     uintptr_t m_w_base, m_w_size;
     region m_heap{}, m_pool{};
-    std::map<uint64_t, std::pair<uint64_t, bool>> m_live;  // pa -> (size, uncached)
+    // A slot handed out once: live, or freed and not yet reused (slots of a
+    // size are reused whole, so they never overlap).
+    struct slot {
+        uint64_t size;     // slot bytes (rounded up)
+        uint64_t asked;    // bytes asked for: the redzone starts here
+        const void* site;  // allocating site; nullptr: the host's own (simhost_alloc)
+        const void* free_site;
+        uint8_t kind;      // enum simhost_mem_kind
+        bool uncached;
+        bool freed;
+    };
+    std::map<uint64_t, slot> m_live;  // by pa
+    // The slot holding pa, live or freed (nullptr: none).
+    const slot* slot_of(uint64_t pa, uint64_t* start) const;
     std::unique_ptr<coherence_checker> m_checker;
     models::mem::mem_txn m_mmio_txn;
     models::cpu::core* m_reader = nullptr;

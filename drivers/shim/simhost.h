@@ -33,6 +33,20 @@ enum simhost_cat {
 /* Simulated memory. */
 void *simhost_alloc(size_t size, size_t align, int uncached);	/* contents undefined; NULL if exhausted */
 void simhost_free(void *p);
+/* Allocations of kernel code, checked (use after free, double free, bounds,
+ * leaks): size is the size asked for (the redzone starts there); site is the
+ * code address that asked (the caller of kmalloc, netdev_alloc_skb...).
+ * simhost_alloc/simhost_free are the host's own (application buffers): they
+ * are never reported and count as roots of the leak scan. */
+enum simhost_mem_kind {
+	SIMHOST_MEM_HOST = 0,	/* simhost_alloc */
+	SIMHOST_MEM_KMALLOC,	/* kmalloc and friends */
+	SIMHOST_MEM_SKB,	/* struct sk_buff */
+	SIMHOST_MEM_SKB_DATA,	/* an skb's data buffer and shared info */
+	SIMHOST_MEM_COHERENT,	/* dma_alloc_coherent (uncached pool) */
+};
+void *simhost_kalloc(size_t size, size_t align, int kind, const void *site);
+void simhost_kfree(const void *p, int kind, const void *site);
 uint64_t simhost_pa(const void *p);		/* ~0 if not simulated memory */
 void *simhost_va(uint64_t pa);			/* CPU-view pointer of a pa */
 
@@ -54,9 +68,23 @@ enum simhost_barrier {
 };
 void simhost_barrier(int kind);
 
-/* Streaming DMA maintenance; dir as enum dma_data_direction. */
-enum simhost_dma_op { SIMHOST_DMA_MAP = 0, SIMHOST_DMA_UNMAP, SIMHOST_DMA_SYNC_CPU, SIMHOST_DMA_SYNC_DEVICE };
+/* Streaming DMA maintenance; dir as enum dma_data_direction. MAP of
+ * SIMHOST_DMA_BAD_ADDR (memory that is not DMA-able) records nothing;
+ * MAPPING_ERROR is dma_mapping_error() on pa (size, dir unused). */
+enum simhost_dma_op {
+	SIMHOST_DMA_MAP = 0, SIMHOST_DMA_UNMAP, SIMHOST_DMA_SYNC_CPU, SIMHOST_DMA_SYNC_DEVICE,
+	SIMHOST_DMA_MAPPING_ERROR,
+};
+#define SIMHOST_DMA_BAD_ADDR 0xffffffffull	/* DMA_MAPPING_ERROR of the 32-bit dma_addr_t */
 void simhost_dma(int op, uint64_t pa, size_t size, int dir, const void *caller);
+/* The DMA address of [p, p+size) for dma_map_single: its pa, or, if p is not
+ * simulated kernel memory (host stack, driver data or rodata, host heap),
+ * SIMHOST_DMA_BAD_ADDR after reporting it. */
+uint64_t simhost_dma_pa(const void *p, size_t size, const void *caller);
+/* dma_alloc_coherent (after the allocation: handle, size asked) and
+ * dma_free_coherent (checked against the allocation, then freed). */
+void simhost_dma_coherent_alloc(uint64_t handle, const void *cpu, size_t size, const void *caller);
+void simhost_dma_coherent_free(uint64_t handle, const void *cpu, size_t size, const void *caller);
 
 /* Time. */
 void simhost_charge(uint64_t cycles, int cat);	/* plain CPU work */

@@ -131,6 +131,7 @@ START_TEST(test_api_misuse_and_shared_line)
     });
     const void* site = (const void*)&test_api_misuse_and_shared_line;
     chk.on_dma(SIMHOST_DMA_MAP, B + 0x1000, 100, 2, site);
+    chk.on_dma(SIMHOST_DMA_MAPPING_ERROR, B + 0x1000, 0, 0, site);
     chk.on_dma(SIMHOST_DMA_SYNC_CPU, B + 0x1000, 100, 1, site);   // wrong direction
     chk.on_dma(SIMHOST_DMA_UNMAP, B + 0x5000, 100, 2, site);      // not mapped
     chk.on_dma(SIMHOST_DMA_SYNC_DEVICE, B + 0x6000, 64, 2, site); // not mapped
@@ -164,6 +165,8 @@ START_TEST(test_strict_coherence_cli)
 }
 END_TEST
 
+void add_memcheck_tests(Suite* s);  // tests/system/memcheck.cc
+
 Suite* suite_coherence(void)
 {
     Suite* s = suite_create("coherence");
@@ -179,5 +182,6 @@ Suite* suite_coherence(void)
     tcase_add_test(tc, test_api_misuse_and_shared_line);
     tcase_add_test(tc, test_strict_coherence_cli);
     suite_add_tcase(s, tc);
+    add_memcheck_tests(s);
     return s;
 }
