@@ -318,4 +318,13 @@ void soc::visit_stats(const stat_visitor& v) const
     }
 }
 
+std::vector<stat_entry> stats_collect(const soc& s)
+{
+    std::vector<stat_entry> v;
+    s.visit_stats([&](const std::string& name, uint64_t x, const char* desc, const char* unit) {
+        v.push_back({name, x, desc ? desc : "", unit ? unit : ""});
+    });
+    return v;
+}
+
 } // namespace sim

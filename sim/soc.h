@@ -22,6 +22,7 @@
 #include "drivers/khost/tx.h"
 #include "traffic/traffic.h"
 #include "sim/config/soc_config.h"
+#include "sim/results/stats_files.h"
 
 namespace sim {
 
@@ -104,5 +105,8 @@ private:
     std::vector<std::string> m_series_cols;
     std::vector<std::vector<double>> m_series;
 };
+
+// Every raw counter of s (soc::visit_stats), in visiting order.
+std::vector<stat_entry> stats_collect(const soc& s);
 
 } // namespace sim
