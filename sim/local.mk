@@ -9,10 +9,11 @@ sim_libsim_a_SOURCES = \
 	sim/config/registry.h sim/config/registry.cc \
 	sim/config/scenario.h sim/config/scenario.cc \
 	sim/config/docs.h sim/config/docs.cc \
-	sim/results/results.h sim/results/results.cc \
+	sim/results/results.h \
 	sim/results/json.h sim/results/json.cc \
 	sim/results/run_dir.h sim/results/run_dir.cc \
 	sim/results/stats_files.h sim/results/stats_files.cc \
+	sim/results/summary.h sim/results/summary.cc sim/results/summary_metrics.def \
 	sim/results/progress.h sim/results/progress.cc \
 	sim/results/sweep.h sim/results/sweep.cc \
 	sim/results/plot.h sim/results/plot.cc \

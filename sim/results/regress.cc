@@ -16,94 +16,30 @@ namespace sim {
 
 // ---------------------------------------------------------------- metrics
 
-namespace {
-
-struct metric_row_def {
-    const char* name;
-    worse_when worse;
-    const char* unit;
-    const char* what;
-};
-
-// Direction: higher is worse unless it counts good work (frames delivered or
-// sent, verified payloads, idle time). irq_rate_hz counts as higher-is-worse: every
-// interrupt costs entry, exit and the EIMR writes; note that under overload
-// the v5.4 NAPI scheme keeps the interrupt masked (rate near 0), so a patch
-// that removes the overload can raise it.
-const metric_row_def k_metrics[] = {
-    {"loss_pct", worse_when::higher, "%-points", "frames offered but not delivered intact to the application"},
-    {"frames_delivered", worse_when::lower, "frames", "distinct frames the application received intact"},
-    {"drops.mac_fifo", worse_when::higher, "frames", "frames the MAC dropped: RX FIFO overrun (IEEE_rx_macerr)"},
-    {"drops.socket", worse_when::higher, "frames", "datagrams dropped at the full socket (Udp.RcvbufErrors)"},
-    {"drops.driver", worse_when::higher, "frames", "frames the driver discarded"},
-    {"payload.verified", worse_when::lower, "frames", "payloads the application checked as intact"},
-    {"payload.corrupted", worse_when::higher, "frames", "payloads read with stale or wrong bytes"},
-    {"payload.duplicated", worse_when::higher, "frames", "stale copies of an earlier frame"},
-    {"payload.reordered", worse_when::higher, "frames", "frames delivered out of order"},
-    {"irq_rate_hz", worse_when::higher, "Hz", "ENET interrupts taken per second on the RX core"},
-    {"cycles_per_frame.total", worse_when::higher, "cycles", "RX core cycles per received frame, all categories"},
-    {"cycles_per_frame.dma_sync", worse_when::higher, "cycles", "... in dma_map/unmap/sync"},
-    {"cycles_per_frame.copy", worse_when::higher, "cycles", "... copying (copybreak memcpy)"},
-    {"cycles_per_frame.stack", worse_when::higher, "cycles", "... in the stack above the driver"},
-    {"cycles_per_frame.mmio", worse_when::higher, "cycles", "... in register accesses"},
-    {"cycles_per_frame.descriptor", worse_when::higher, "cycles", "... reading and writing descriptors"},
-    {"dma_sync.calls", worse_when::higher, "calls", "DMA maintenance calls in the measured time (a total)"},
-    {"dma_sync.lines", worse_when::higher, "lines", "cache lines maintained in the measured time (a total)"},
-    {"dma_sync.cycles", worse_when::higher, "cycles",
-     "RX core cycles in DMA maintenance in the measured time (a total)"},
-    {"coherence.violations", worse_when::higher, "violations",
-     "distinct DMA coherence violations (kind, driver site), compared as a set"},
-    {"tx.sent", worse_when::lower, "frames", "datagrams the sender handed to the driver"},
-    {"tx.refused", worse_when::higher, "frames", "datagrams the driver refused (queue stopped)"},
-    {"tx.verified", worse_when::lower, "frames", "transmitted frames the link partner checked as intact"},
-    {"tx.corrupted", worse_when::higher, "frames", "transmitted frames with wrong bytes on the wire"},
-    {"log.errors", worse_when::higher, "messages", "model errors in sim.log"},
-    {"log.guest_errors", worse_when::higher, "messages", "guest errors (the driver misused the device) in sim.log"},
-};
-
-const metric_row_def k_cpu_fields[] = {
-    {"irq_pct", worse_when::higher, "%-points", "hardirq time of core N"},
-    {"softirq_pct", worse_when::higher, "%-points", "softirq time (NAPI, ksoftirqd) of core N"},
-    {"sys_pct", worse_when::higher, "%-points", "kernel task time of core N"},
-    {"user_pct", worse_when::higher, "%-points", "user time of core N"},
-    {"idle_pct", worse_when::lower, "%-points", "idle time of core N"},
-};
-
-} // namespace
-
 bool regress_metric(const std::string& name, metric_info* out)
 {
-    for (const auto& m : k_metrics)
-        if (name == m.name) {
-            *out = {m.name, m.worse, m.unit, m.what};
-            return true;
-        }
-    // cpu.<N>.<field>
-    if (name.compare(0, 4, "cpu.") == 0) {
-        size_t i = 4;
-        while (i < name.size() && g_ascii_isdigit(name[i]))
-            i++;
-        if (i == 4 || i - 4 > 3 || i >= name.size() || name[i] != '.')
-            return false;
-        const std::string field = name.substr(i + 1);
-        for (const auto& f : k_cpu_fields)
-            if (field == f.name) {
-                std::string what = f.what;
-                what.replace(what.find("core N"), 6, "core " + name.substr(4, i - 4));
-                *out = {name, f.worse, f.unit, what};
-                return true;
-            }
-    }
-    return false;
+    const summary_metric* m = summary_metric_find(name);
+    if (!m || !m->number() || m->worse == worse_when::none)
+        return false;
+    *out = {name, m->worse, m->unit, summary_metric_label(name)};
+    return true;
 }
 
 std::vector<std::string> regress_metric_names()
 {
-    std::vector<std::string> v;
-    for (const auto& m : k_metrics)
-        v.push_back(m.name);
-    for (const auto& f : k_cpu_fields)
-        v.push_back(std::string("cpu.0.") + f.name);
+    size_t n = 0;
+    const summary_metric* rows = summary_metrics(&n);
+    std::vector<std::string> v, cpu;
+    for (size_t i = 0; i < n; i++) {
+        const summary_metric& r = rows[i];
+        if (!r.number() || r.worse == worse_when::none)
+            continue;
+        if (r.row == summary_row::core)
+            cpu.push_back(std::string("cpu.0.") + r.name);
+        else
+            v.push_back(r.name);
+    }
+    v.insert(v.end(), cpu.begin(), cpu.end());
     return v;
 }
 

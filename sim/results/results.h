@@ -1,4 +1,5 @@
-// sim/results/results.h: what a run leaves behind, and how it gets there atomically.
+// sim/results/results.h: what a run leaves behind, and the headers of the
+// writers that put it there.
 //
 // A run directory <out>/<scenario-id>/<run-id>/ (or the directory given with
 // --run-dir) holds:
@@ -12,29 +13,10 @@
 //   version.txt            fecsim version, git revision, library versions
 //   sim.log                model log (guest errors, unimplemented, traces)
 // It is built in a hidden temporary directory and renamed into place when
-// complete (run_dir.h).
+// complete (run_dir.h). None of these headers needs SystemC or a model header;
+// stats_collect (the raw counters of a soc) is in sim/soc.h.
 #pragma once
-#include <cstdint>
-#include <string>
-#include <vector>
-#include "sim/results/json.h"
-#include "sim/results/run_dir.h"
-#include "sim/results/stats_files.h"
-#include "sim/soc.h"
-
-namespace sim {
-
-// ------------------------------------------------------------ summary
-
-struct summary_extra {
-    std::string run_id, config_hash, description, version;
-    std::vector<std::string> patches;  // driver.patches, applied in order (absolute paths)
-    double warmup_s = 0;
-    uint64_t log_errors = 0, log_guest_errors = 0, log_unimplemented = 0, log_warnings = 0;
-};
-// The contract object (docs: architecture.md) plus the extra keys.
-JsonNode* summary_node(const run_summary& s, const summary_extra& x);
-// One screen for humans (stderr).
-std::string summary_text(const run_summary& s, const summary_extra& x, const std::string& results_dir);
-
-} // namespace sim
+#include "sim/results/json.h"         // JSON helpers, json_flatten_file
+#include "sim/results/run_dir.h"      // the run directory, make_dirs, write_file_atomic
+#include "sim/results/stats_files.h"  // stats.json, stats.txt, series.csv
+#include "sim/results/summary.h"      // summary.json and the text summary
