@@ -17,7 +17,7 @@ sim_libsim_a_SOURCES = \
 	sim/results/progress.h sim/results/progress.cc \
 	sim/results/sweep.h sim/results/sweep.cc \
 	sim/results/plot.h sim/results/plot.cc \
-	sim/results/regress.h sim/results/regress.cc \
+	sim/results/regress.h sim/results/regress.cc sim/results/regress_report.cc \
 	sim/cli/commands.h sim/cli/cli_common.cc sim/cli/cmd_run.cc sim/cli/cmd_regress.cc
 nodist_sim_libsim_a_SOURCES = sim/builtin_scenarios.h sim/version.h
 EXTRA_DIST += $(wildcard $(srcdir)/sim/*/*.def)
