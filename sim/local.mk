@@ -13,11 +13,15 @@ sim_libsim_a_SOURCES = \
 	sim/config/scenario_read.cc sim/config/scenario_resolve.cc sim/config/scenario_dump.cc \
 	sim/config/did_you_mean.h sim/config/did_you_mean.cc \
 	sim/config/docs.h sim/config/docs.cc \
-	sim/results/results.h sim/results/results.cc \
+	sim/results/results.h \
+	sim/results/json.h sim/results/json.cc \
+	sim/results/run_dir.h sim/results/run_dir.cc \
+	sim/results/stats_files.h sim/results/stats_files.cc \
+	sim/results/summary.h sim/results/summary.cc sim/results/summary_metrics.def \
 	sim/results/progress.h sim/results/progress.cc \
 	sim/results/sweep.h sim/results/sweep.cc \
 	sim/results/plot.h sim/results/plot.cc \
-	sim/results/regress.h sim/results/regress.cc \
+	sim/results/regress.h sim/results/regress.cc sim/results/regress_report.cc \
 	sim/cli/commands.h sim/cli/cli_common.cc sim/cli/job_pool.h sim/cli/job_pool.cc \
 	sim/cli/cmd_run.cc sim/cli/cmd_sweep.cc sim/cli/cmd_plot.cc \
 	sim/cli/regress_baseline.h sim/cli/regress_baseline.cc sim/cli/cmd_regress.cc

@@ -1,6 +1,7 @@
 #include "sim/soc.h"
 #include <chrono>
 #include <cstring>
+#include <map>
 #include <string>
 #include "common/log.h"
 #include "drivers/khost/fault.h"
@@ -224,12 +225,20 @@ run_summary soc::run()
     const double secs = (double)(now_ps() - t0) / PS_PER_S;
 
     run_summary s;
+    const netdev_snapshot now = netdev_snapshot_take(m_ndev);
+    m_final = now;
+    {
+        std::map<std::string, uint64_t> counters;
+        visit_stats([&](const std::string& name, uint64_t x, const char*, const char*) { counters[name] = x; });
+        summary_fill_counters(&s, counters);
+    }
+    // The formula rows and items of sim/results/summary_metrics.def (the
+    // counter rows are filled above).
     s.scenario = m_cfg.scenario.id;
     s.seed = m_cfg.scenario.seed;
     s.sim_time_s = secs;
     s.wall_time_s = wall;
     s.realtime_factor = wall > 0 ? (double)(now_ps()) / PS_PER_S / wall : 0;
-    s.frames_offered = m_source->stats().frames;
     const app_stats* as = m_app ? &m_app->stats() : nullptr;
     // Distinct frames that reached the application intact (a stale copy of an
     // old frame verifies, but is a duplicate).
@@ -237,28 +246,23 @@ run_summary soc::run()
     s.loss_pct = s.frames_offered ? 100.0 * (double)(s.frames_offered - std::min(s.frames_offered, s.frames_delivered)) /
                                         (double)s.frames_offered
                                   : 0;
-    const auto& es = m_enet->stats();
-    s.drops_mac_fifo = es.rx_fifo_drops + es.rx_truncated;
-    const netdev_snapshot now = netdev_snapshot_take(m_ndev);
     // Frames the driver discarded itself; FIFO-truncated ones (OV) are MAC drops.
     s.drops_driver = (now.rx_dropped - m_snap.rx_dropped) + (now.rx_errors - m_snap.rx_errors) -
                      std::min(now.rx_errors - m_snap.rx_errors, now.rx_fifo_errors - m_snap.rx_fifo_errors);
-    const net_counters ns = net_counters_read();
-    s.drops_socket = ns.udp_rcvbuf_errors;
-    if (as) {
-        s.payload_verified = as->verified;
-        s.payload_corrupted = as->corrupted + as->short_payload;
-        s.payload_duplicated = as->duplicated;
-        s.payload_reordered = as->reordered;
-    }
     cpu::core& irqc = *m_cores[m_cfg.kernel.irq_core];
     s.irq_rate_hz = secs > 0 ? (double)irqc.stats().irqs / secs : 0;
-    s.napi_polls = ns.napi_polls;
     for (auto& c : m_cores) {
         const auto& st = c->stats();
         const double tot = (double)(st.irq_ps + st.softirq_ps + st.sys_ps + st.user_ps + st.idle_ps);
         auto pct = [&](uint64_t x) { return tot > 0 ? 100.0 * (double)x / tot : 0.0; };
-        s.cpu.push_back({c->id(), pct(st.irq_ps), pct(st.softirq_ps), pct(st.sys_ps), pct(st.user_ps), pct(st.idle_ps)});
+        cpu_time t;
+        t.core = c->id();
+        t.irq_pct = pct(st.irq_ps);
+        t.softirq_pct = pct(st.softirq_ps);
+        t.sys_pct = pct(st.sys_ps);
+        t.user_pct = pct(st.user_ps);
+        t.idle_pct = pct(st.idle_ps);
+        s.cpu.push_back(t);
     }
     const uint64_t frames = now.rx_packets - m_snap.rx_packets;
     const auto& cs = irqc.stats();
@@ -270,23 +274,10 @@ run_summary soc::run()
     s.cpf_descriptor = per(cs.cat_desc);
     s.cpf_total = per(cs.cat_driver + cs.cat_desc + cs.cat_mmio + cs.cat_dma_sync + cs.cat_copy + cs.cat_stack +
                       cs.cat_alloc);
-    const auto& ks = m_kernel->stats();
-    s.dma_sync_calls = ks.dma_sync_calls;
-    s.dma_sync_lines = ks.dma_sync_lines;
-    s.dma_sync_cycles = ks.dma_sync_ps / irqc.clock().period_ps;
-    if (m_tx) {
-        s.tx_sent = m_tx->stats().sent;
-        s.tx_refused = m_tx->stats().refused;
-    }
-    s.tx_on_wire = m_sink->stats().frames;
-    s.tx_verified = m_sink->stats().verified;
-    s.tx_corrupted = m_sink->stats().corrupted;
-    coherence_checker& cc = m_kernel->checker();
-    s.violations = cc.violations();
+    s.dma_sync_cycles = m_kernel->stats().dma_sync_ps / irqc.clock().period_ps;
+    for (const auto& v : m_kernel->checker().violations())
+        s.violations.push_back({cv_kind_name(v.kind), v.where, v.detail, v.count, v.pa, v.buf_pa, v.buf_len});
     s.coherence_violations = s.violations.size();
-    s.synced_bytes = cc.stats().synced_bytes;
-    s.touched_bytes = cc.stats().touched_bytes;
-    m_final = now;
     return s;
 }
 
@@ -333,6 +324,15 @@ void soc::visit_stats(const stat_visitor& v) const
                 base = b.second;
         v("ethtool." + m_final.ethtool[i].first, m_final.ethtool[i].second - base, "ethtool -S counter", "count");
     }
+}
+
+std::vector<stat_entry> stats_collect(const soc& s)
+{
+    std::vector<stat_entry> v;
+    s.visit_stats([&](const std::string& name, uint64_t x, const char* desc, const char* unit) {
+        v.push_back({name, x, desc ? desc : "", unit ? unit : ""});
+    });
+    return v;
 }
 
 } // namespace sim

@@ -22,6 +22,8 @@
 #include "drivers/khost/tx.h"
 #include "traffic/traffic.h"
 #include "sim/config/soc_config.h"
+#include "sim/results/stats_files.h"
+#include "sim/results/summary.h"
 
 namespace sim {
 
@@ -30,32 +32,6 @@ constexpr uint64_t ENET_BASE = 0x02188000;
 constexpr uint64_t ENET_SIZE = 0x4000;
 constexpr unsigned ENET_IRQ = 150;
 
-// The summary object of `fecsim run --json` (docs/architecture contract).
-struct cpu_time {
-    unsigned core;
-    double irq_pct, softirq_pct, sys_pct, user_pct, idle_pct;
-};
-struct run_summary {
-    std::string scenario;
-    uint64_t seed = 0;
-    double sim_time_s = 0, wall_time_s = 0, realtime_factor = 0;
-    uint64_t frames_offered = 0, frames_delivered = 0;
-    double loss_pct = 0;
-    uint64_t drops_mac_fifo = 0, drops_socket = 0, drops_driver = 0;
-    uint64_t payload_verified = 0, payload_corrupted = 0, payload_duplicated = 0, payload_reordered = 0;
-    double irq_rate_hz = 0;
-    uint64_t napi_polls = 0;
-    std::vector<cpu_time> cpu;
-    double cpf_total = 0, cpf_dma_sync = 0, cpf_copy = 0, cpf_stack = 0, cpf_mmio = 0, cpf_descriptor = 0;
-    uint64_t dma_sync_calls = 0, dma_sync_lines = 0, dma_sync_cycles = 0;
-    uint64_t coherence_violations = 0;
-    std::vector<khost::violation> violations;  // distinct, with symbolised sites
-    uint64_t synced_bytes = 0, touched_bytes = 0;  // sync efficiency
-    // Transmit side (extra keys): datagrams the sender handed to the driver,
-    // refused, frames the link partner received, and how many verified.
-    uint64_t tx_sent = 0, tx_refused = 0, tx_on_wire = 0, tx_verified = 0, tx_corrupted = 0;
-};
-
 class soc {
 public:
     explicit soc(const soc_config& cfg);
@@ -63,7 +39,8 @@ public:
     soc(const soc&) = delete;
     soc& operator=(const soc&) = delete;
 
-    // Simulate warmup + duration; returns the summary. Wall time is measured here.
+    // Simulate warmup + duration; returns the summary (sim/results/summary.h).
+    // Wall time is measured here.
     run_summary run();
     // Register the signals worth a waveform (IRQ lines, FIFO level, ...) on an
     // open VCD file before run().
@@ -104,5 +81,8 @@ private:
     std::vector<std::string> m_series_cols;
     std::vector<std::vector<double>> m_series;
 };
+
+// Every raw counter of s (soc::visit_stats), in visiting order.
+std::vector<stat_entry> stats_collect(const soc& s);
 
 } // namespace sim

@@ -33,6 +33,7 @@ Suite* suite_cache_array(void);
 Suite* suite_units(void);
 Suite* suite_loader(void);
 Suite* suite_regress(void);
+Suite* suite_summary(void);
 // tier: models
 Suite* suite_dram(void);
 Suite* suite_cache(void);

@@ -15,6 +15,7 @@
 #include "drivers/khost/driver_build.h"
 #include "sim/results/progress.h"
 #include "sim/results/results.h"
+#include "sim/soc.h"
 
 namespace sim {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 #include "sim/config/registry.h"
-#include "sim/results/results.h"
+#include "sim/results/stats_files.h"
 
 namespace sim {
 

@@ -170,7 +170,7 @@ const std::vector<group_entry>& registry_groups()
          "Frames go from the board (02:00:00:00:00:01) to the link partner, whose sink verifies them "
          "(summary: tx.sent, tx.on_wire, tx.verified)."},
         {"output", sim::output_param_table.title,
-         "sim/soc.{h,cc} (the sampler) and sim/results/results.{h,cc} (series.csv)",
+         "sim/soc.{h,cc} (the sampler) and sim/results/stats_files.{h,cc} (series.csv)",
          &sim::output_param_table,
          [](soc_config& c) -> void* { return &c.output; }, nullptr, 0,
          "The series covers warm-up and measurement; counters in it are cumulative from time 0 except "

@@ -1,5 +1,5 @@
 // sim/results/regress.h: what `fecsim regress` compares and how (no processes here:
-// the command itself is in sim/cmd_regress.cc).
+// the command itself is in sim/cli/cmd_regress.cc).
 //
 // A regression suite is a set of scenario files and a suite file (suite.ini)
 // whose one group, [tolerances], names the summary metrics to compare and how
@@ -11,10 +11,11 @@
 //   drops.mac_fifo=5%,10         the larger of the two allowances
 //   payload.corrupted=0          any worsening counts
 //
-// Every metric has a fixed direction (regress_metric): for most, higher is
-// worse; for frames_delivered, payload.verified and cpu.N.idle_pct, lower is
-// worse. A move in the worse direction beyond the allowance is REGRESSED, in
-// the better direction beyond it is improved, anything else ok.
+// Every metric has a fixed direction (regress_metric, from the summary
+// table sim/results/summary_metrics.def): for most, higher is worse; for
+// frames_delivered, payload.verified and cpu.N.idle_pct, lower is worse. A
+// move in the worse direction beyond the allowance is REGRESSED, in the
+// better direction beyond it is improved, anything else ok.
 // coherence.violations is compared as a set: each (kind, driver function)
 // present now and not in the baseline is a new-violation (a regression),
 // matched by function, not line, because a patch moves lines; one that went
@@ -23,13 +24,12 @@
 #include <cstdint>
 #include <string>
 #include <vector>
+#include "sim/results/summary.h"
 
 typedef struct _JsonObject JsonObject;
 typedef struct _JsonNode JsonNode;
 
 namespace sim {
-
-enum class worse_when { higher, lower };
 
 struct metric_info {
     std::string name;  // dotted summary.json key: "loss_pct", "cycles_per_frame.total", "cpu.0.softirq_pct"
@@ -37,10 +37,11 @@ struct metric_info {
     std::string unit;  // unit of an absolute tolerance
     std::string what;
 };
-// The metrics regress can compare; cpu.<N>.<field> for any core N. False if
-// `name` is not one of them.
+// The metrics regress can compare: the summary rows with a direction;
+// cpu.<N>.<field> for any core N. False if `name` is not one of them.
 bool regress_metric(const std::string& name, metric_info* out);
-// Every metric name (cpu fields shown for core 0), for "did you mean" and help.
+// Every metric name in summary.json order, the per-core ones last (shown for
+// core 0), for "did you mean" and help.
 std::vector<std::string> regress_metric_names();
 
 // How far a metric may move: max(abs, rel * |baseline|).

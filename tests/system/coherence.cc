@@ -28,11 +28,11 @@ static void a53(sim::soc_config& c)
 // Exactly one violation of `kind` whose site names `func`; returns its "where".
 static std::string expect_kind(const sim::run_summary& r, khost::cv_kind kind, const char* func)
 {
-    const khost::violation* hit = nullptr;
+    const sim::summary_site* hit = nullptr;
     std::string all;
     for (const auto& v : r.violations) {
-        all += std::string(khost::cv_kind_name(v.kind)) + "@" + v.where + "; ";
-        if (v.kind == kind)
+        all += v.kind + "@" + v.where + "; ";
+        if (v.kind == khost::cv_kind_name(kind))
             hit = &v;
     }
     ck_assert_msg(hit, "no %s violation; got: %s", khost::cv_kind_name(kind), all.c_str());
@@ -102,7 +102,7 @@ static void expect_clean(const char* patch, bool a53_profile)
     const sim::run_summary r = s.run();
     std::string all;
     for (const auto& v : r.violations)
-        all += std::string(khost::cv_kind_name(v.kind)) + "@" + v.where + "; ";
+        all += v.kind + "@" + v.where + "; ";
     ck_assert_msg(r.violations.empty(), "%s%s: %s", patch ? patch : "stock", a53_profile ? " (A53)" : "", all.c_str());
     ck_assert_uint_eq(r.payload_corrupted + r.payload_duplicated, 0);
     ck_assert_uint_gt(r.frames_delivered, 250);

@@ -5,6 +5,7 @@
 #include "drivers/shim/shim.h"
 #include "drivers/khost/driver_build.h"
 #include <cstring>
+#include <glib.h>
 
 using namespace models;
 
@@ -224,6 +225,21 @@ START_TEST(test_tx_path_verified)
     ck_assert_uint_eq(r.frames_delivered, r.frames_offered);  // RX at the same time is unharmed
     ck_assert_uint_ge(sys_stat(s, "kernel.dma_map_calls"), r.tx_sent);  // every TX frame mapped TO_DEVICE
     ck_assert_uint_ge(sys_stat(s, "ethtool.IEEE_tx_frame_ok"), r.tx_verified);
+    // With the application and the sender both running, every counter a
+    // summary row sums is in the stat tree (sys_stat fails on a missing one).
+    size_t n = 0;
+    const sim::summary_metric* rows = sim::summary_metrics(&n);
+    for (size_t i = 0; i < n; i++) {
+        if (rows[i].row != sim::summary_row::counter)
+            continue;
+        uint64_t sum = 0;
+        gchar** terms = g_strsplit(rows[i].source, " + ", -1);
+        for (gchar** t = terms; *t; t++)
+            sum += sys_stat(s, *t);
+        g_strfreev(terms);
+        ck_assert_msg(sum == rows[i].count(&r), "%s: %llu, counters sum to %llu", rows[i].name,
+                      (unsigned long long)rows[i].count(&r), (unsigned long long)sum);
+    }
 }
 END_TEST
 
