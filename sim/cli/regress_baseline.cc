@@ -144,11 +144,7 @@ std::string baseline_text(const scenario_job& j, const std::string& summary_path
         json_object_set_string_member(keys, k.c_str(), v.c_str());
     json_object_set_object_member(o, "scenario_keys", keys);
     json_object_set_member(o, "summary", summary);
-    JsonNode* n = json_node_init_object(json_node_alloc(), o);
-    json_object_unref(o);
-    std::string s = json_to_string(n, true);
-    json_node_unref(n);
-    return s;
+    return json_object_text(o);
 }
 
 } // namespace sim

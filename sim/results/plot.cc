@@ -9,6 +9,7 @@
 #include <map>
 #include <sys/stat.h>
 #include "sim/results/results.h"
+#include "sim/results/summary.h"
 #include "sim/results/sweep.h"
 #include "sim/config/units.h"
 
@@ -17,6 +18,34 @@
 #endif
 
 namespace sim {
+
+// The parts of the cycles-per-frame breakdown ("dma_sync", ...; not the
+// total) and the per-core time fields ("irq_pct", ...), in the order of the
+// summary table (sim/results/summary_metrics.def).
+static std::vector<std::string> cycles_parts()
+{
+    static const std::string pre = "cycles_per_frame.";
+    std::vector<std::string> out;
+    size_t n = 0;
+    const summary_metric* rows = summary_metrics(&n);
+    for (size_t i = 0; i < n; i++) {
+        const std::string name = rows[i].name;
+        if (name.compare(0, pre.size(), pre) == 0 && name != pre + "total")
+            out.push_back(name.substr(pre.size()));
+    }
+    return out;
+}
+
+static std::vector<std::string> core_parts()
+{
+    std::vector<std::string> out;
+    size_t n = 0;
+    const summary_metric* rows = summary_metrics(&n);
+    for (size_t i = 0; i < n; i++)
+        if (rows[i].row == summary_row::core && rows[i].worse != worse_when::none)
+            out.push_back(rows[i].name);
+    return out;
+}
 
 namespace {
 
@@ -454,12 +483,11 @@ bool plot_run(const std::string& dir, std::vector<std::string>* written, std::st
 
     // Cycles per frame, by where they went.
     {
-        static const char* parts[] = {"dma_sync", "copy", "stack", "mmio", "descriptor"};
         std::string data = "$cpf << EOD\n";
         double mx = 0;
-        for (const char* p : parts) {
-            const std::string v = m["cycles_per_frame." + std::string(p)];
-            data += std::string(p) + " " + (v.empty() ? "0" : v) + "\n";
+        for (const std::string& p : cycles_parts()) {
+            const std::string v = m["cycles_per_frame." + p];
+            data += p + " " + (v.empty() ? "0" : v) + "\n";
             mx = std::max(mx, std::strtod(v.c_str(), nullptr));
         }
         data += "EOD\n";
@@ -478,7 +506,7 @@ bool plot_run(const std::string& dir, std::vector<std::string>* written, std::st
 
     // CPU time split per core.
     {
-        static const char* parts[] = {"irq_pct", "softirq_pct", "sys_pct", "user_pct", "idle_pct"};
+        const std::vector<std::string> parts = core_parts();
         std::string data = "$cpu << EOD\n";
         int cores = 0;
         for (;; cores++) {
@@ -486,7 +514,7 @@ bool plot_run(const std::string& dir, std::vector<std::string>* written, std::st
             if (!m.count(pre + "core"))
                 break;
             data += "core" + m[pre + "core"];
-            for (const char* p : parts)
+            for (const std::string& p : parts)
                 data += " " + m[pre + p];
             data += "\n";
         }
@@ -499,10 +527,10 @@ bool plot_run(const std::string& dir, std::vector<std::string>* written, std::st
                                "\nset ylabel 'share of time (%)'\nset yrange [0:100]\n"
                                "set style data histograms\nset style histogram rowstacked\n"
                                "set style fill solid 0.8 border -1\nset boxwidth 0.6\n";
-            body += "plot $cpu using 2:xtic(1) title 'irq'";
-            for (int i = 1; i < 5; i++)
-                body += ", $cpu using " + std::to_string(i + 2) + " title " +
-                        gq(std::string(parts[i]).substr(0, std::strlen(parts[i]) - 4));
+            // Titles: the field without "_pct" ("irq", "softirq", ...).
+            for (size_t i = 0; i < parts.size(); i++)
+                body += std::string(i ? ", " : "plot ") + "$cpu using " + std::to_string(i + 2) +
+                        (i ? "" : ":xtic(1)") + " title " + gq(parts[i].substr(0, parts[i].size() - 4));
             body += "\n";
             if (!run_gnuplot(plots, "cpu", script("cpu", "../summary.json", body), written, err))
                 return false;

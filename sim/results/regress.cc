@@ -1,6 +1,7 @@
 // sim/results/regress.cc: metrics, tolerances, suite files and comparison of
 // fecsim regress (the reports: regress_report.cc).
 #include "sim/results/regress.h"
+#include "sim/config/text.h"
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -43,16 +44,6 @@ std::vector<std::string> regress_metric_names()
 // ---------------------------------------------------------------- tolerances
 
 double tolerance::allowance(double baseline) const { return std::max(abs, rel * std::fabs(baseline)); }
-
-static std::string trim(const std::string& s)
-{
-    size_t a = 0, b = s.size();
-    while (a < b && g_ascii_isspace(s[a]))
-        a++;
-    while (b > a && g_ascii_isspace(s[b - 1]))
-        b--;
-    return s.substr(a, b - a);
-}
 
 bool tolerance_parse(const std::string& text, tolerance* t, std::string* err)
 {
