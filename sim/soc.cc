@@ -313,6 +313,8 @@ void soc::visit_stats(const stat_visitor& v) const
     if (m_tx)
         stats_visit(&m_tx->stats(), tx_stat_rows, tx_stat_count, "tx.", v);
     net_counters_visit(v);
+    if (m_faulted)
+        return;
     v("netdev.rx_packets", m_final.rx_packets - m_snap.rx_packets, "net_device rx_packets", "count");
     v("netdev.rx_dropped", m_final.rx_dropped - m_snap.rx_dropped, "net_device rx_dropped", "count");
     v("netdev.rx_errors", m_final.rx_errors - m_snap.rx_errors, "net_device rx_errors", "count");

@@ -46,7 +46,11 @@ public:
     // open VCD file before run().
     void trace(sc_core::sc_trace_file* tf) const;
     // Every raw counter, named by instance path ("l2.misses"), with description and unit.
+    // After faulted(), the counters at the stop without the net_device and
+    // ethtool ones (reading those would run driver code).
     void visit_stats(const models::stat_visitor& v) const;
+    // A driver fault stopped run() (drivers/khost/fault.h).
+    void faulted() { m_faulted = true; }
     // Time series sampled during run() (columns named in series_columns()).
     const std::vector<std::string>& series_columns() const { return m_series_cols; }
     const std::vector<std::vector<double>>& series() const { return m_series; }
@@ -78,6 +82,7 @@ private:
     void* m_driver = nullptr;
     // Counters that cannot be reset (the driver's), sampled at the end of warm-up.
     khost::netdev_snapshot m_snap, m_final;
+    bool m_faulted = false;
     std::vector<std::string> m_series_cols;
     std::vector<std::vector<double>> m_series;
 };

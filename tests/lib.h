@@ -46,6 +46,7 @@ Suite* suite_driver(void);
 Suite* suite_timing(void);
 Suite* suite_coherence(void);
 Suite* suite_cli_run(void);
+Suite* suite_cli_fault(void);
 Suite* suite_cli_sweep(void);
 Suite* suite_cli_help(void);
 Suite* suite_cli_regress(void);

@@ -141,6 +141,7 @@ void on_signal(int sig, siginfo_t* si, void* ucv)
         detail = buf;
     }
     g_last.reset(new fault_report(fault_here(core::current(), pc, signal_name(sig), detail)));
+    core::clear_current();
     const std::string t = "fecsim: driver fault: " + g_last->text() + "\n";
     say(t.c_str());
     if (g_on_fatal)

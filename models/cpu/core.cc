@@ -91,8 +91,11 @@ void core::lockup()
 {
     const tick_t stuck = now() - m_work_start;
     m_work_start = now();  // if the handler returns, fire again one lockup_ps later
-    if (m_lockup)
+    if (m_lockup) {
+        s_current = nullptr;  // if it throws, this core's code does not run on
         m_lockup(*this, stuck);
+        s_current = this;
+    }
 }
 
 void core::settle()

@@ -143,6 +143,9 @@ public:
 
     // The core whose thread is running (the instrumentation hooks' target).
     static core* current() { return s_current; }
+    // No core's code runs any more (a fault stopped it): kernel code called
+    // from now on, outside every core thread, costs nothing.
+    static void clear_current() { s_current = nullptr; }
 
 private:
     void main();

@@ -13,6 +13,7 @@
 #include "sim/cli/commands.h"
 #include "sim/config/docs.h"
 #include "drivers/khost/driver_build.h"
+#include "drivers/khost/fault.h"
 #include "sim/results/progress.h"
 #include "sim/results/results.h"
 #include "sim/soc.h"
@@ -106,6 +107,7 @@ struct run_options {
     gchar* trace = nullptr;
     gchar* vcd = nullptr;
     gboolean list_all = false;
+    gint watchdog_s = 10;            // wall seconds without simulated progress before the run is stopped
     std::vector<std::string> files;  // the scenario files
 };
 
@@ -120,6 +122,10 @@ static bool run_parse_options(int argc, char** argv, run_options* o, int* status
          "finished run, do nothing (this is what makes sweeps resumable)",
          "DIR"},
         {"quiet", 'q', 0, G_OPTION_ARG_NONE, &o->quiet, "No summary and no progress on stderr", nullptr},
+        {"watchdog", 0, 0, G_OPTION_ARG_INT, &o->watchdog_s,
+         "Stop the run, naming the driver code it is in, when simulated time stands still for SECONDS of wall "
+         "time (default 10; 0: never)",
+         "SECONDS"},
         {"strict-coherence", 0, 0, G_OPTION_ARG_NONE, &o->strict,
          "Exit with status 1 if the DMA coherence checker reports any violation (results are kept)",
          nullptr},
@@ -178,8 +184,72 @@ static int run_open(const cli& c, const run_options& o, const resolved_scenario&
 // Elaborate the models (*s, and *prog when progress is shown) and simulate,
 // the model log going to the run directory's sim.log (left open for the
 // caller). EXIT_OK, else the exit status (rd discarded).
-static int run_simulate(const run_options& o, const resolved_scenario& r, uint32_t flags, run_dir* rd,
-                        std::unique_ptr<soc>* s, std::unique_ptr<progress>* prog, run_summary* sum)
+// SystemC's text around an exception from a process ("Error: (E549)
+// uncaught exception: ... In file: ... In process: ...") less the wrapping.
+static std::string exception_message(const std::exception& ex)
+{
+    std::string m = ex.what();
+    static const char k_pre[] = "uncaught exception: ";
+    const size_t p = m.find(k_pre);
+    if (m.compare(0, 7, "Error: ") == 0 && p != std::string::npos)
+        m = m.substr(p + sizeof k_pre - 1);
+    const size_t f = m.find("\nIn file: ");
+    if (f != std::string::npos)
+        m.resize(f);
+    return m;
+}
+
+// What a driver fault leaves, the run directory put in place: sim.log, the
+// counters at the stop (stats.json marked incomplete, stats.txt) and a
+// summary.json that names the fault instead of the run's metrics.
+// Returns EXIT_RUN_FAILED. Also called from the fault guard's signal handler.
+static int run_keep_fault(const run_options& o, const resolved_scenario& r, const std::string& run_id, soc& s,
+                          const khost::fault_report& f, run_dir* rd)
+{
+    models::sim_log(models::log_level::error, "fecsim", "driver fault: %s", f.text().c_str());
+    s.faulted();
+    const auto raw = stats_collect(s);
+    const auto der = stats_derive(raw);
+    JsonObject* sum = json_object_new();
+    json_object_set_string_member(sum, "scenario", r.cfg.scenario.id.c_str());
+    json_object_set_int_member(sum, "seed", (gint64)r.cfg.scenario.seed);
+    json_object_set_string_member(sum, "run_id", run_id.c_str());
+    json_object_set_boolean_member(sum, "incomplete", true);
+    JsonObject* fo = json_object_new();
+    json_object_set_string_member(fo, "kind", f.kind.c_str());
+    json_object_set_string_member(fo, "detail", f.detail.c_str());
+    json_object_set_string_member(fo, "where", f.where.c_str());
+    JsonArray* chain = json_array_new();
+    for (const auto& c : f.chain)
+        json_array_add_string_element(chain, c.c_str());
+    json_object_set_array_member(fo, "called_from", chain);
+    json_object_set_int_member(fo, "core", f.core);
+    json_object_set_double_member(fo, "sim_time_s", (double)f.sim_time_ps / 1e12);
+    json_object_set_object_member(sum, "fault", fo);
+    const std::string summary = json_object_text(sum);
+    std::string err, final_dir;
+    bool already = false;
+    const bool wrote = rd->write("stats.json", stats_json(r, raw, der, f.kind + " in " + f.where), &err) &&
+                       rd->write("stats.txt", stats_txt(r, raw, der), &err) &&
+                       rd->write("summary.json", summary, &err);
+    models::log_set_file(nullptr);
+    if (!wrote || !rd->commit(&final_dir, &already, &err)) {
+        std::fprintf(stderr, "error: %s\n", err.c_str());
+        rd->discard();
+        return EXIT_RUN_FAILED;
+    }
+    run_dir_install_signal_cleanup(nullptr);
+    std::fprintf(stderr, "fecsim run: driver fault: %s\nfecsim run: the run stopped; what it had is in %s\n",
+                 f.text().c_str(), final_dir.c_str());
+    if (o.json) {
+        std::fputs(summary.c_str(), stdout);
+        std::fflush(stdout);
+    }
+    return EXIT_RUN_FAILED;
+}
+
+static int run_simulate(const run_options& o, const resolved_scenario& r, const std::string& run_id, uint32_t flags,
+                        run_dir* rd, std::unique_ptr<soc>* s, std::unique_ptr<progress>* prog, run_summary* sum)
 {
     models::log_set_file(rd->tmp_path("sim.log").c_str());
     models::g_trace_flags = flags;
@@ -215,13 +285,21 @@ static int run_simulate(const run_options& o, const resolved_scenario& r, uint32
         prog->reset(
             new progress("fecsim_progress", r.cfg.scenario.warmup_ps, r.cfg.scenario.duration_ps, stderr, tty));
     try {
+        khost::fault_guard guard(o.watchdog_s, [&](const khost::fault_report& f) {
+            if (*prog)
+                (*prog)->finish();
+            run_keep_fault(o, r, run_id, **s, f, rd);
+        });
         *sum = (*s)->run();
     } catch (const std::exception& ex) {
         if (*prog)
             (*prog)->finish();
-        models::sim_log(models::log_level::error, "fecsim", "simulation failed: %s", ex.what());
+        if (const khost::fault_report* f = khost::last_fault())
+            return run_keep_fault(o, r, run_id, **s, *f, rd);
+        const std::string m = exception_message(ex);
+        models::sim_log(models::log_level::error, "fecsim", "simulation failed: %s", m.c_str());
         models::log_set_file(nullptr);
-        std::fprintf(stderr, "error: the simulation failed: %s\n", ex.what());
+        std::fprintf(stderr, "error: the simulation failed: %s\n", m.c_str());
         rd->discard();
         return EXIT_RUN_FAILED;
     }
@@ -328,7 +406,7 @@ int cmd_run(const cli& c, int argc, char** argv)
     std::unique_ptr<progress> prog;
     run_summary sum;
     if ((status = run_open(c, o, r, run_id, &rd)) != EXIT_OK ||
-        (status = run_simulate(o, r, flags, &rd, &s, &prog, &sum)) != EXIT_OK)
+        (status = run_simulate(o, r, run_id, flags, &rd, &s, &prog, &sum)) != EXIT_OK)
         return status;
     return run_finish(o, r, run_id, *s, sum, &rd);
 }

@@ -60,7 +60,7 @@ static JsonObject* nested(JsonObject* root, const std::string& inst)
 }
 
 std::string stats_json(const resolved_scenario& r, const std::vector<stat_entry>& raw,
-                       const std::vector<derived_entry>& derived)
+                       const std::vector<derived_entry>& derived, const std::string& stopped_by)
 {
     JsonObject* root = json_object_new();
     json_object_set_string_member(root, "format", "fecsim-stats-1");
@@ -95,6 +95,10 @@ std::string stats_json(const resolved_scenario& r, const std::vector<stat_entry>
     json_object_set_object_member(root, "counters", counters);
     json_object_set_object_member(root, "derived", der);
     json_object_set_object_member(root, "info", info);
+    if (!stopped_by.empty()) {
+        json_object_set_boolean_member(root, "incomplete", true);
+        json_object_set_string_member(root, "stopped_by", stopped_by.c_str());
+    }
     return json_object_text(root);
 }
 

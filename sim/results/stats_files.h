@@ -24,9 +24,11 @@ struct derived_entry {
 // Formulas that can be computed honestly from the counters alone: for every
 // instance with counters <p>hits and <p>misses, <p>hit_rate = hits / (hits + misses).
 std::vector<derived_entry> stats_derive(const std::vector<stat_entry>& raw);
-// stats.json (deterministic: no wall time, no paths).
+// stats.json (deterministic: no wall time, no paths). stopped_by non-empty:
+// the run did not complete (a driver fault); the counters are those at the
+// stop, marked "incomplete": true with the reason.
 std::string stats_json(const resolved_scenario& r, const std::vector<stat_entry>& raw,
-                       const std::vector<derived_entry>& derived);
+                       const std::vector<derived_entry>& derived, const std::string& stopped_by = "");
 // stats.txt: "name value # description (unit)", names aligned.
 std::string stats_txt(const resolved_scenario& r, const std::vector<stat_entry>& raw,
                       const std::vector<derived_entry>& derived);
