@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <dirent.h>
+#include <vector>
 #include <fcntl.h>
 #include <glib.h>
 #include <sys/stat.h>
@@ -56,21 +57,48 @@ bool write_file_atomic(const std::string& path, const std::string& content, std:
     return true;
 }
 
+// Removes the entries of the directory open as dfd (taken), recursively,
+// never following a symbolic link: subdirectories are opened relative to
+// their parent with O_NOFOLLOW, and a link is removed as a link.
+static void rm_entries(int dfd)
+{
+    DIR* d = fdopendir(dfd);
+    if (!d) {
+        close(dfd);
+        return;
+    }
+    std::vector<std::string> names;
+    while (dirent* e = readdir(d))
+        if (std::strcmp(e->d_name, ".") && std::strcmp(e->d_name, ".."))
+            names.push_back(e->d_name);
+    const int fd = dirfd(d);
+    for (const auto& n : names) {
+        struct stat st;
+        if (fstatat(fd, n.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0)
+            continue;
+        if (S_ISDIR(st.st_mode)) {
+            const int sub = openat(fd, n.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            if (sub >= 0)
+                rm_entries(sub);
+            unlinkat(fd, n.c_str(), AT_REMOVEDIR);
+        } else {
+            unlinkat(fd, n.c_str(), 0);
+        }
+    }
+    closedir(d);
+}
+
+// Removes a directory tree this process or a dead run made. The top path
+// must be a directory itself, not a link to one: anything else is left alone.
 static void rm_tree(const std::string& path)
 {
-    if (DIR* d = opendir(path.c_str())) {
-        while (dirent* e = readdir(d)) {
-            if (!std::strcmp(e->d_name, ".") || !std::strcmp(e->d_name, ".."))
-                continue;
-            const std::string p = path + "/" + e->d_name;
-            struct stat st;
-            if (lstat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
-                rm_tree(p);
-            else
-                unlink(p.c_str());
-        }
-        closedir(d);
-    }
+    struct stat st;
+    if (lstat(path.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+        return;
+    const int fd = open(path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    rm_entries(fd);
     rmdir(path.c_str());
 }
 

@@ -286,6 +286,30 @@ START_TEST(test_run_dir)
 }
 END_TEST
 
+// A symbolic link planted where the cleaner of dead runs' temporary
+// directories looks (a .tmp-<dead pid>@<this host>-* name) is neither
+// followed nor emptied: what it points to survives the next run.
+START_TEST(test_stale_cleaner_follows_no_link)
+{
+    char host[256] = "localhost";
+    gethostname(host, sizeof host - 1);
+    const std::string victim = g_tmp + "/victim";
+    ck_assert_int_eq(shell("mkdir -p '" + victim + "/sub' && echo keep > '" + victim + "/notes.txt' && echo keep > '" +
+                           victim + "/sub/deep.txt'").status, 0);
+    const std::string parent = g_tmp + "/res/default";
+    ck_assert_int_eq(shell("mkdir -p '" + parent + "/.tmp-999997@" + host + "-real/d' && ln -s '" + victim + "' '" +
+                           parent + "/.tmp-999997@" + host + "-x' && ln -s '" + victim + "' '" + parent +
+                           "/.tmp-999997@" + host + "-real/d/link'").status, 0);
+    const proc_result r = fecsim({"run", "-o", "scenario.duration=1ms", "-q", "--out", g_tmp + "/res"});
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err.c_str());
+    CK_STR_EQ(read_text(victim + "/notes.txt"), "keep\n");
+    CK_STR_EQ(read_text(victim + "/sub/deep.txt"), "keep\n");
+    // The dead run's real directory is gone (with the link inside it, not
+    // its target); the planted top-level link is left alone.
+    ck_assert(!exists(parent + "/.tmp-999997@" + std::string(host) + "-real"));
+}
+END_TEST
+
 Suite* suite_cli_run(void)
 {
     Suite* s = suite_create("cli_run");
@@ -298,6 +322,7 @@ Suite* suite_cli_run(void)
     tcase_add_test(tc, test_bad_input_writes_nothing);
     tcase_add_test(tc, test_kill_is_atomic);
     tcase_add_test(tc, test_run_dir);
+    tcase_add_test(tc, test_stale_cleaner_follows_no_link);
     suite_add_tcase(s, tc);
     return s;
 }
