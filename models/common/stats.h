@@ -18,6 +18,13 @@ struct stat_desc {
     size_t offset;
 };
 
+// One counter of a stat tree, named by instance path ("l2.misses").
+struct stat_entry {
+    std::string name;
+    uint64_t value;
+    std::string desc, unit;
+};
+
 // Visitor receives (name relative to the instance, value, description, unit).
 using stat_visitor =
     std::function<void(const std::string&, uint64_t, const char*, const char*)>;

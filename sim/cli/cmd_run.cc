@@ -476,6 +476,15 @@ int cmd_check(const cli&, int argc, char** argv)
 
 // ---------------------------------------------------------------- list-params
 
+// The derived formulas of stats.json over the counters, as the docs list them.
+static std::vector<stat_entry> derived_docs(const std::vector<stat_entry>& stats)
+{
+    std::vector<stat_entry> out;
+    for (const auto& d : stats_derive(stats))
+        out.push_back({d.name, 0, d.desc, d.unit});
+    return out;
+}
+
 static std::vector<stat_entry> default_stats()
 {
     models::log_set_file("/dev/null");
@@ -537,7 +546,7 @@ int cmd_list_params(const cli&, int argc, char** argv)
         return EXIT_OK;
     }
     if (markdown)
-        std::fputs(group.empty() ? params_markdown_format().c_str() : params_markdown_model(group, stats).c_str(),
+        std::fputs(group.empty() ? params_markdown_format().c_str() : params_markdown_model(group, stats, derived_docs(stats)).c_str(),
                    stdout);
     else
         std::fputs(params_text(group, terminal_width()).c_str(), stdout);

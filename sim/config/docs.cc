@@ -253,7 +253,8 @@ std::vector<std::string> docs_model_pages(const std::vector<stat_entry>& stats)
     return pages;
 }
 
-std::string params_markdown_model(const std::string& group, const std::vector<stat_entry>& stats)
+std::string params_markdown_model(const std::string& group, const std::vector<stat_entry>& stats,
+                                  const std::vector<stat_entry>& derived_all)
 {
     const group_entry* g = registry_find(group);
     std::string o = "# " + group;
@@ -293,13 +294,18 @@ std::string params_markdown_model(const std::string& group, const std::vector<st
     for (size_t i = 0; i < instances.size(); i++)
         o += (i ? ", " : "") + md_code(instances[i]);
     o += ".\n\n| name | unit | description |\n|---|---|---|\n";
-    std::vector<stat_entry> one;
     for (const auto* s : rows) {
         const std::string leaf = s->name.substr(first_part(s->name).size() + 1);
         o += "| `" + leaf + "` | " + md_cell(s->unit) + " | " + md_cell(s->desc) + " |\n";
-        one.push_back(*s);
     }
-    const auto derived = stats_derive(one);
+    std::vector<stat_entry> derived;
+    std::set<std::string> derived_seen;
+    for (const auto& d : derived_all) {
+        const std::string inst = first_part(d.name);
+        if (std::find(instances.begin(), instances.end(), inst) != instances.end() &&
+            derived_seen.insert(d.name.substr(inst.size() + 1)).second)
+            derived.push_back(d);
+    }
     if (!derived.empty()) {
         o += "\nDerived at dump time (in `derived` of `stats.json`; `nan`/`null` when the denominator is 0):\n\n"
              "| name | formula |\n|---|---|\n";

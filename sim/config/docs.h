@@ -5,9 +5,11 @@
 #include <string>
 #include <vector>
 #include "sim/config/registry.h"
-#include "sim/results/stats_files.h"
+#include "common/stats.h"
 
 namespace sim {
+
+using models::stat_entry;
 
 // Every group and page names the source files that implement it
 // ("Implemented in: ...", from the registry).
@@ -18,7 +20,10 @@ std::string params_text(const std::string& group, int width);
 std::string params_markdown_format();
 // docs/models/<group>.md: the group's parameters and the statistics of its
 // instances (stats of instances named <group> or <group>_<n>).
-std::string params_markdown_model(const std::string& group, const std::vector<stat_entry>& stats);
+// derived: the formulas of stats.json's "derived" section over those
+// counters (name as a stat path, desc its formula), computed by the caller.
+std::string params_markdown_model(const std::string& group, const std::vector<stat_entry>& stats,
+                                  const std::vector<stat_entry>& derived);
 // Group names that get a docs/models page: every registry group, plus
 // instances that have statistics but no group.
 std::vector<std::string> docs_model_pages(const std::vector<stat_entry>& stats);

@@ -5,16 +5,13 @@
 #include <cstdint>
 #include <string>
 #include <vector>
+#include "common/stats.h"
 
 namespace sim {
 
 struct resolved_scenario;
 
-struct stat_entry {
-    std::string name;  // instance path, "l2.misses"
-    uint64_t value;
-    std::string desc, unit;
-};
+using models::stat_entry;
 struct derived_entry {
     std::string name;  // "l2.hit_rate"
     double value;      // NaN when undefined (0 / 0)
