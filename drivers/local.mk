@@ -22,7 +22,7 @@ DRIVER_LINK = -rdynamic -Wl,--whole-archive,drivers/libshim.a,--no-whole-archive
 noinst_LIBRARIES += drivers/libkhost.a
 drivers_libkhost_a_CXXFLAGS = $(AM_CXXFLAGS)
 drivers_libkhost_a_SOURCES = \
-	drivers/khost/khost.h drivers/khost/khost.cc drivers/khost/hooks.cc \
+	drivers/khost/khost.h drivers/khost/khost.cc drivers/khost/simhost.cc drivers/khost/hooks.cc \
 	drivers/khost/arm_dma.h drivers/khost/arm_dma.cc \
 	drivers/khost/coherence.h drivers/khost/coherence.cc \
 	drivers/khost/driver_build.h drivers/khost/driver_build.cc \

@@ -1,0 +1,161 @@
+// drivers/khost/simhost.cc: the C entry points of drivers/shim/simhost.h,
+// each a call of the kernel host (khost.h) on the core running the code.
+#include <cstdarg>
+#include <cstdio>
+#include <cstring>
+#include <unistd.h>
+#include "common/log.h"
+#include "drivers/khost/khost.h"
+#include "drivers/shim/simhost.h"
+
+using khost::kernel;
+using models::cpu::core;
+
+extern "C" {
+
+void* simhost_alloc(size_t size, size_t align, int uncached) { return kernel::instance()->alloc(size, align, uncached); }
+void simhost_free(void* p) { kernel::instance()->free(p); }
+void* simhost_kalloc(size_t size, size_t align, int kind, const void* site)
+{
+    return kernel::instance()->alloc(size, align, kind == SIMHOST_MEM_COHERENT, kind, site);
+}
+void simhost_kfree(const void* p, int kind, const void* site) { kernel::instance()->free(p, kind, site); }
+uint64_t simhost_dma_pa(const void* p, size_t size, const void* caller)
+{
+    kernel* k = kernel::instance();
+    const uint64_t pa = k->pa_of(p);
+    if (pa != ~0ull)
+        return pa;
+    k->checker().on_not_dmaable(p, size, caller);
+    return SIMHOST_DMA_BAD_ADDR;
+}
+void simhost_dma_coherent_alloc(uint64_t handle, const void* cpu, size_t size, const void* caller)
+{
+    kernel* k = kernel::instance();
+    k->checker().on_coherent_alloc(handle, k->pa_of(cpu), size, caller);
+}
+void simhost_dma_coherent_free(uint64_t handle, const void* cpu, size_t size, const void* caller)
+{
+    kernel::instance()->dma_coherent_free(handle, cpu, size, caller);
+}
+uint64_t simhost_pa(const void* p) { return kernel::instance()->pa_of(p); }
+void* simhost_va(uint64_t pa) { return kernel::instance()->mem().mem.cpu_view(pa); }
+
+void simhost_access(const void* p, size_t size, int is_write)
+{
+    kernel* k = kernel::instance();
+    core* c = core::current();
+    const uint64_t pa = k->pa_of(p);
+    if (c && pa != ~0ull)
+        k->access(*c, pa, size, is_write, __builtin_return_address(0));
+}
+void simhost_copy(void* dst, const void* src, size_t n)
+{
+    kernel::instance()->copy(dst, src, n, __builtin_return_address(0));
+}
+void simhost_fill(void* dst, int c, size_t n) { kernel::instance()->fill(dst, c, n, __builtin_return_address(0)); }
+void simhost_prefetch(const void* p) { kernel::instance()->prefetch(p); }
+uint32_t simhost_mmio_read32(uint64_t pa) { return kernel::instance()->mmio_read(pa); }
+void simhost_mmio_write32(uint64_t pa, uint32_t v) { kernel::instance()->mmio_write(pa, v); }
+void simhost_barrier(int kind) { kernel::instance()->barrier(kind); }
+void simhost_dma(int op, uint64_t pa, size_t size, int dir, const void* caller)
+{
+    kernel::instance()->dma(op, pa, size, dir, caller);
+}
+
+void simhost_charge(uint64_t cycles, int cat)
+{
+    if (core* c = core::current())
+        c->charge(cycles, (models::cpu::cat)cat);
+}
+int simhost_cat_enter(int cat)
+{
+    core* c = core::current();
+    return c ? c->set_cat((models::cpu::cat)cat) : cat;
+}
+void simhost_cat_leave(int prev)
+{
+    if (core* c = core::current())
+        c->set_cat((models::cpu::cat)prev);
+}
+void simhost_atomic_enter(void)
+{
+    if (core* c = core::current())
+        c->atomic_enter();
+}
+void simhost_atomic_leave(void)
+{
+    if (core* c = core::current())
+        c->atomic_leave();
+}
+void simhost_delay_ns(uint64_t ns)
+{
+    if (core* c = core::current())
+        c->charge_ps(ns * models::PS_PER_NS, c->current_cat());
+}
+void simhost_sleep_ns(uint64_t ns) { simhost_delay_ns(ns); }
+uint64_t simhost_time_ns(void)
+{
+    core* c = core::current();
+    return (c ? c->now() : models::now_ps()) / models::PS_PER_NS;
+}
+unsigned long simhost_jiffies(void)
+{
+    core* c = core::current();
+    const kernel* k = kernel::instance();
+    const unsigned hz = c && k ? k->config().hz : 100;
+    return (unsigned long)((c ? c->now() : models::now_ps()) / (models::PS_PER_S / hz));
+}
+unsigned int simhost_hz(void) { return 100; }
+int simhost_cpu(void)
+{
+    core* c = core::current();
+    return c ? (int)c->id() : 0;
+}
+int simhost_request_irq(unsigned int irq, simhost_irq_fn fn, void* dev_id)
+{
+    return kernel::instance()->request_irq(irq, fn, dev_id);
+}
+void simhost_free_irq(unsigned int irq, void*) { kernel::instance()->free_irq(irq); }
+void simhost_raise_net_rx(void)
+{
+    if (core* c = core::current())
+        c->raise_softirq(3);  // NET_RX_SOFTIRQ
+}
+int simhost_in_softirq(void)
+{
+    core* c = core::current();
+    return c && c->in_softirq();
+}
+void simhost_preempt_point(void)
+{
+    if (core* c = core::current())
+        c->preempt_point();
+}
+void simhost_socket_wake(void) { kernel::instance()->socket_wake(); }
+
+void simhost_stop(const char* fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    std::fprintf(stderr, "fecsim: driver stopped the run: ");
+    std::vfprintf(stderr, fmt, ap);
+    std::fputc('\n', stderr);
+    va_end(ap);
+    std::fflush(stderr);
+    _exit(2);
+}
+
+void simhost_log(int level, const char* fmt, ...)
+{
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    std::vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    models::sim_log(level <= 4 ? models::log_level::warn : models::log_level::info, "driver", "%s", buf);
+}
+
+void simhost_trace(const char* func) { SIM_TRACE(models::TRACE_SHIM, "shim", "%s", func); }
+
+} // extern "C"
