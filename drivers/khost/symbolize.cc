@@ -13,7 +13,7 @@ std::string code_site(const void* pc, bool return_address)
         return "(unknown site)";
     const uintptr_t off = (uintptr_t)pc - (uintptr_t)info.dli_fbase - (return_address ? 1 : 0);
     char cmd[1024];
-    std::snprintf(cmd, sizeof cmd, "addr2line -f -i -e '%s' 0x%lx 2>/dev/null", info.dli_fname, (unsigned long)off);
+    std::snprintf(cmd, sizeof cmd, "addr2line -C -f -i -e '%s' 0x%lx 2>/dev/null", info.dli_fname, (unsigned long)off);
     std::vector<std::string> lines;
     if (FILE* p = popen(cmd, "r")) {
         char buf[1024];

@@ -5,9 +5,10 @@
 // The result is "function (file:line)" of the innermost inlined frame that is
 // not in a shim header (memcpy, skb_put ...), so a driver address names the
 // driver's function and source line; "function" alone when there is no line
-// information, "(unknown site)" outside any loaded object. return_address:
-// pc is a return address (the call is the byte before it). Runs addr2line
-// (binutils) once per call: for reports, not for hot paths.
+// information (C++ names demangled), "(unknown site)" outside any loaded
+// object. return_address: pc is a return address (the call is the byte
+// before it). Runs addr2line (binutils) once per call: for reports, not for
+// hot paths.
 #pragma once
 #include <string>
 
