@@ -5,7 +5,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <glib.h>
+#include <map>
 #include <sstream>
+#include <sys/stat.h>
 #include "sim/config/scenario.h"
 #include "sim/config/scenario_text.h"
 #include "sim/config/units.h"
@@ -28,18 +30,26 @@ bool valid_name(const std::string& s)
     return true;
 }
 
-// Absolute path of an existing file named in a value from `o`.
-bool resolve_path(const origin& o, const std::string& item, bool want_file, std::string* abs, std::string* why)
+// Absolute path of an existing regular file (a directory if `dir`) named in a
+// value from `o`. Nothing else is accepted: a FIFO or a device would block or
+// never end when it is read.
+bool resolve_path(const origin& o, const std::string& item, bool dir, std::string* abs, std::string* why)
 {
     std::string p = item;
     if (o.line && !starts_with(o.file, k_builtin))
         p = relative_to(o.file, item);
-    if (!g_file_test(p.c_str(), G_FILE_TEST_EXISTS)) {
-        *why = "'" + item + "': no such file" + (p != item ? " (looked for " + p + ")" : std::string());
+    struct stat st;
+    if (stat(p.c_str(), &st) != 0) {
+        *why = message_path(item) + ": no such file" +
+               (p != item ? " (looked for " + message_text(p, k_message_max_path_chars) + ")" : std::string());
         return false;
     }
-    if (want_file && !g_file_test(p.c_str(), G_FILE_TEST_IS_REGULAR)) {
-        *why = "'" + item + "' is not a regular file";
+    if (dir && !S_ISDIR(st.st_mode)) {
+        *why = message_path(item) + " is not a directory";
+        return false;
+    }
+    if (!dir && !S_ISREG(st.st_mode)) {
+        *why = message_path(item) + (S_ISDIR(st.st_mode) ? " is a directory, not a file" : " is not a regular file");
         return false;
     }
     char* rp = realpath(p.c_str(), nullptr);
@@ -78,7 +88,7 @@ std::string unknown_group(const std::string& name)
     std::vector<std::string> names;
     for (const auto& g : registry_groups())
         names.push_back(g.name);
-    std::string m = "unknown group [" + name + "]";
+    std::string m = "unknown group [" + message_text(name) + "]";
     const std::string c = closest_name(name, names, "[", "]");
     if (!c.empty())
         return m + "; did you mean " + c + "?";
@@ -92,16 +102,16 @@ std::string unknown_group(const std::string& name)
 // group's first key (or last if it has none).
 void check_group_headers(const raw_scenario& raw, diagnostics& d)
 {
+    std::map<std::pair<std::string, unsigned>, unsigned> first_key;  // (file, header line) -> seq
+    for (const auto& v : raw.values)
+        if (v.where.line)
+            first_key.insert({{v.where.file, v.group_line}, v.where.seq});
     for (const auto& g : raw.groups) {
         if (registry_find(g.first))
             continue;
         origin o = g.second;
-        o.seq = ~0u;
-        for (const auto& v : raw.values)
-            if (v.where.file == o.file && v.group_line == o.line) {
-                o.seq = v.where.seq;
-                break;
-            }
+        auto it = first_key.find({o.file, o.line});
+        o.seq = it == first_key.end() ? ~0u : it->second;
         d.add(o, unknown_group(g.first));
     }
 }
@@ -109,7 +119,7 @@ void check_group_headers(const raw_scenario& raw, diagnostics& d)
 // "unknown key ..." with the closest keys of g and the groups that have the key.
 std::string unknown_key(const group_entry& g, const std::string& key)
 {
-    std::string m = "unknown key '" + key + "' in [" + g.name + "]";
+    std::string m = "unknown key " + message_quote(key) + " in [" + g.name + "]";
     const std::string c = closest_name(key, g.keys(false));
     std::vector<std::string> elsewhere;
     for (const auto& o : registry_groups())
@@ -119,7 +129,7 @@ std::string unknown_key(const group_entry& g, const std::string& key)
         m += "; did you mean " + c + "?";
     if (!elsewhere.empty()) {
         m += c.empty() ? "; " : " (";
-        m += "'" + key + "' is a key of ";
+        m += message_quote(key) + " is a key of ";
         for (size_t i = 0; i < elsewhere.size(); i++)
             m += (i ? ", " : "") + elsewhere[i];
         if (!c.empty())
@@ -201,7 +211,7 @@ void resolve_table(const group_entry& g, const value_map& values, const units_co
             continue;
         }
         if (!(x >= d.min && x <= d.max)) {
-            diags.add(v.where, gk(g, d.key) + ": '" + trim(v.text) + "' is out of range: allowed " +
+            diags.add(v.where, gk(g, d.key) + ": " + message_quote(trim(v.text)) + " is out of range: allowed " +
                                    units_format(d, d.min) + " .. " + units_format(d, d.max));
             continue;
         }
@@ -221,12 +231,12 @@ bool string_item(const string_key& s, const std::string& name, const raw_value& 
     std::string why;
     *val = item;
     if (s.kind == str_kind::name && !valid_name(item)) {
-        d.add(v.where, name + ": '" + item +
-                           "' is not a valid name: use letters, digits, '.', '_' and '-', not starting with '.'");
+        d.add(v.where, name + ": " + message_quote(item) +
+                           " is not a valid name: use letters, digits, '.', '_' and '-', not starting with '.'");
         return false;
     }
     if ((s.kind == str_kind::path || s.kind == str_kind::path_list) && !item.empty() &&
-        !resolve_path(v.where, item, s.kind == str_kind::path_list, val, &why)) {
+        !resolve_path(v.where, item, s.directory, val, &why)) {
         d.add(v.where, name + ": " + why);
         return false;
     }
