@@ -708,6 +708,9 @@ START_TEST(test_message_text)
 }
 END_TEST
 
+// The driver build's cache and error kinds (tests/unit/driver_build.cc).
+TCase* tcase_driver_build(void);
+
 Suite* suite_loader(void)
 {
     Suite* s = suite_create("loader");
@@ -742,5 +745,6 @@ Suite* suite_loader(void)
     tcase_add_test(h, test_include_not_a_scenario);
     tcase_add_test(h, test_path_kinds);
     suite_add_tcase(s, h);
+    suite_add_tcase(s, tcase_driver_build());
     return s;
 }
