@@ -206,8 +206,9 @@ bool scan(const std::string& name, const std::string& text, const origin* includ
                                                            std::to_string(k_scenario_max_line_bytes) + " bytes)"));
                 return false;
             }
-            errors->push_back(diag(here, "line is " + std::to_string(line.size()) + " bytes long; a line may have at most " +
-                                             std::to_string(k_scenario_max_line_bytes)));
+            errors->push_back(diag(here, "line is " + std::to_string(line.size()) +
+                                             " bytes long; a line may have at most " +
+                                             std::to_string(k_scenario_max_line_bytes) + " bytes"));
             ok = false;
             continue;
         }

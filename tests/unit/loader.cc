@@ -477,7 +477,7 @@ START_TEST(test_size_limits)
     ck_assert(cpu_seconds() - t0 < 1);
     // Lines have a limit of their own.
     const std::string line = put("line.ini", "[l2]\nsize=1MiB\n# " + std::string(5000, 'c') + "\nassoc=8\n");
-    expect_error(load({line}), line + ":3: error: line is 5002 bytes long; a line may have at most 4096");
+    expect_error(load({line}), line + ":3: error: line is 5002 bytes long; a line may have at most 4096 bytes");
     // And what one scenario reads in all: files and bytes.
     put("one.ini", "[l2]\n");
     std::string many = "[scenario]\ninclude=";
