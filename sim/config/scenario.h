@@ -57,7 +57,10 @@ std::string diag(const origin& o, const std::string& message);
 inline constexpr size_t k_scenario_max_file_bytes = 1 << 20;    // one scenario file: 1 MiB
 inline constexpr size_t k_scenario_max_line_bytes = 4096;       // one line, without its line ending
 inline constexpr unsigned k_scenario_max_files = 256;           // files read for one scenario_read (includes, repeats counted)
-inline constexpr size_t k_scenario_max_total_bytes = 16 << 20;  // their total size: 16 MiB
+inline constexpr size_t k_scenario_max_total_bytes = 4 << 20;   // their total size: 4 MiB
+// Errors reported by one scenario_read, and by one scenario_resolve; past
+// that, one message says that the rest are not reported.
+inline constexpr size_t k_scenario_max_errors = 1000;
 // A name or value quoted in a message: at most this many characters, then "…".
 inline constexpr size_t k_message_max_chars = 64;
 // A path shown in a message: at most this many characters, then "…".

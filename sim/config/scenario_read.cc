@@ -26,9 +26,25 @@ struct scanned_key {
     unsigned line, group_line;
 };
 
+// Where the errors of one scenario_read go: at most k_scenario_max_errors,
+// then one message saying that the rest are not reported.
+struct error_list {
+    std::vector<std::string>* out;
+    size_t added = 0;
+    void add(const origin& at, const std::string& message)
+    {
+        if (added < k_scenario_max_errors)
+            out->push_back(diag(at, message));
+        else if (added == k_scenario_max_errors)
+            out->push_back(diag(at, "more than " + std::to_string(k_scenario_max_errors) +
+                                        " errors; those from here on are not reported"));
+        added++;
+    }
+};
+
 struct reader {
     raw_scenario* raw;
-    std::vector<std::string>* errors;
+    error_list* errors;
     std::vector<std::string> stack;        // canonical identities of the files being read
     std::vector<std::string> stack_names;  // their display names
     unsigned files = 0;                    // files read so far (k_scenario_max_files)
@@ -178,7 +194,7 @@ std::string header_problem(const std::string& l, std::string* name)
 // and it is refused (error at *included_from) without quoting any of it.
 bool scan(const std::string& name, const std::string& text, const origin* included_from,
           std::vector<scanned_key>* keys, std::vector<std::pair<std::string, unsigned>>* groups,
-          std::vector<std::string>* errors)
+          error_list* errors)
 {
     bool ok = true;
     bool first = true;          // no line but blanks and comments yet
@@ -200,15 +216,15 @@ bool scan(const std::string& name, const std::string& text, const origin* includ
         const origin here{name, lineno, "", 0};
         if (line.size() > k_scenario_max_line_bytes) {
             if (included_from && first) {
-                errors->push_back(diag(*included_from, "cannot include " + message_path(name) +
-                                                           ": not a scenario file (line " + std::to_string(lineno) +
-                                                           " is longer than " +
-                                                           std::to_string(k_scenario_max_line_bytes) + " bytes)"));
+                errors->add(*included_from, "cannot include " + message_path(name) +
+                                                ": not a scenario file (line " + std::to_string(lineno) +
+                                                " is longer than " +
+                                                std::to_string(k_scenario_max_line_bytes) + " bytes)");
                 return false;
             }
-            errors->push_back(diag(here, "line is " + std::to_string(line.size()) +
-                                             " bytes long; a line may have at most " +
-                                             std::to_string(k_scenario_max_line_bytes) + " bytes"));
+            errors->add(here, "line is " + std::to_string(line.size()) +
+                                  " bytes long; a line may have at most " +
+                                  std::to_string(k_scenario_max_line_bytes) + " bytes");
             ok = false;
             continue;
         }
@@ -224,9 +240,9 @@ bool scan(const std::string& name, const std::string& text, const origin* includ
             bare.pop_back();
         if (included_from && first && (bare[0] != '[' || control_at(bare) != std::string::npos ||
                                        !header_problem(bare, &header).empty())) {
-            errors->push_back(diag(*included_from, "cannot include " + message_path(name) +
-                                                       ": not a scenario file (line " + std::to_string(lineno) +
-                                                       " is not a [group] header, a # comment or blank)"));
+            errors->add(*included_from, "cannot include " + message_path(name) +
+                                            ": not a scenario file (line " + std::to_string(lineno) +
+                                            " is not a [group] header, a # comment or blank)");
             return false;
         }
         first = false;
@@ -235,7 +251,7 @@ bool scan(const std::string& name, const std::string& text, const origin* includ
                             std::to_string(c + 1);
             if (line[c] == '\r' && c + 1 == line.size())
                 m += " (the line ends in \\r\\r\\n: write \\n or \\r\\n line endings)";
-            errors->push_back(diag(here, m));
+            errors->add(here, m);
             ok = false;
             if (bare[0] == '[') {  // a header all the same: its keys are not reported as outside a group
                 group.clear();
@@ -247,7 +263,7 @@ bool scan(const std::string& name, const std::string& text, const origin* includ
         if (l[0] == '[') {
             const std::string why = header_problem(l, &header);
             if (!why.empty()) {
-                errors->push_back(diag(here, why));
+                errors->add(here, why);
                 ok = false;
                 group.clear();
                 group_line = 0;
@@ -262,37 +278,37 @@ bool scan(const std::string& name, const std::string& text, const origin* includ
         }
         const size_t eq = l.find('=');
         if (eq == std::string::npos) {
-            errors->push_back(diag(here, quoted_line(l) + " is neither key=value, [group] nor a # comment"));
+            errors->add(here, quoted_line(l) + " is neither key=value, [group] nor a # comment");
             ok = false;
             continue;
         }
         const std::string key = trim(l.substr(0, eq));
         if (key.empty()) {
-            errors->push_back(diag(here, "missing key name before '='"));
+            errors->add(here, "missing key name before '='");
             ok = false;
             continue;
         }
         if (key.find('[') != std::string::npos) {
-            errors->push_back(diag(here, "localized key " + message_quote(key) + " is not supported"));
+            errors->add(here, "localized key " + message_quote(key) + " is not supported");
             ok = false;
             continue;
         }
         if (key.find(']') != std::string::npos) {
-            errors->push_back(diag(here, "invalid key name " + message_quote(key) + ": ']' is not allowed"));
+            errors->add(here, "invalid key name " + message_quote(key) + ": ']' is not allowed");
             ok = false;
             continue;
         }
         if (group_line == 0) {
             if (!bad_header)
-                errors->push_back(diag(here, "key " + message_quote(key) + " before the first [group]"));
+                errors->add(here, "key " + message_quote(key) + " before the first [group]");
             ok = false;
             continue;
         }
         auto k = std::make_pair(group, key);
         auto it = seen.find(k);
         if (it != seen.end()) {
-            errors->push_back(diag(here, "duplicate key " + message_quote(key) + " in [" + message_text(group) +
-                                             "] (first set at line " + std::to_string(it->second) + ")"));
+            errors->add(here, "duplicate key " + message_quote(key) + " in [" + message_text(group) +
+                                  "] (first set at line " + std::to_string(it->second) + ")");
             ok = false;
             continue;
         }
@@ -303,8 +319,8 @@ bool scan(const std::string& name, const std::string& text, const origin* includ
         keys->push_back({group, key, l.substr(v), lineno, group_line});
     }
     if (included_from && first) {
-        errors->push_back(diag(*included_from, "cannot include " + message_path(name) +
-                                                   ": not a scenario file (no [group] header)"));
+        errors->add(*included_from, "cannot include " + message_path(name) +
+                                        ": not a scenario file (no [group] header)");
         return false;
     }
     return ok;
@@ -317,9 +333,9 @@ bool read_file(reader& r, const std::string& name, const origin* included_from)
 {
     auto refuse = [&](const std::string& why) {
         if (included_from)
-            r.errors->push_back(diag(*included_from, "cannot include " + message_path(name) + ": " + why));
+            r.errors->add(*included_from, "cannot include " + message_path(name) + ": " + why);
         else
-            r.errors->push_back(diag(origin{name, 0, "", 0}, why));
+            r.errors->add(origin{name, 0, "", 0}, why);
         return false;
     };
     if (r.over)
@@ -345,7 +361,7 @@ bool read_file(reader& r, const std::string& name, const origin* included_from)
         for (size_t i = (size_t)(it - r.stack.begin()); i < r.stack_names.size(); i++)
             chain += message_text(r.stack_names[i], k_message_max_path_chars) + " -> ";
         chain += message_text(name, k_message_max_path_chars);
-        r.errors->push_back(diag(*included_from, "include cycle: " + chain));
+        r.errors->add(*included_from, "include cycle: " + chain);
         return false;
     }
     return read_one(r, name, text, canon, included_from);
@@ -358,13 +374,12 @@ bool read_one(reader& r, const std::string& name, const std::string& text, const
     bool nul = false;
     if (!text_ok(text, &nul, &bad_line)) {
         if (included_from)  // said at the include=, without quoting the file
-            r.errors->push_back(diag(*included_from, "cannot include " + message_path(name) +
-                                                         ": not a scenario file (" +
-                                                         (nul ? "NUL byte" : "not UTF-8 text") + " at line " +
-                                                         std::to_string(bad_line) + ")"));
+            r.errors->add(*included_from, "cannot include " + message_path(name) +
+                                              ": not a scenario file (" +
+                                              (nul ? "NUL byte" : "not UTF-8 text") + " at line " +
+                                              std::to_string(bad_line) + ")");
         else
-            r.errors->push_back(
-                diag(origin{name, bad_line, "", 0}, nul ? "not a text file (NUL byte)" : "not valid UTF-8 text"));
+            r.errors->add(origin{name, bad_line, "", 0}, nul ? "not a text file (NUL byte)" : "not valid UTF-8 text");
         return false;
     }
     std::vector<scanned_key> keys;
@@ -406,18 +421,19 @@ bool read_one(reader& r, const std::string& name, const std::string& text, const
 
 bool scenario_read(const std::string& path, raw_scenario* raw, std::vector<std::string>* errors)
 {
-    reader r{raw, errors, {}, {}};
+    error_list errs{errors};
+    reader r{raw, &errs, {}, {}};
     return read_file(r, path, nullptr);
 }
 
 bool scenario_read_text(const std::string& name, const std::string& text, raw_scenario* raw,
                         std::vector<std::string>* errors)
 {
-    reader r{raw, errors, {}, {}};
+    error_list errs{errors};
+    reader r{raw, &errs, {}, {}};
     if (text.size() > k_scenario_max_file_bytes) {
-        errors->push_back(diag(origin{name, 0, "", 0}, "is more than " + mib(k_scenario_max_file_bytes) +
-                                                           "; a scenario file may have at most " +
-                                                           mib(k_scenario_max_file_bytes)));
+        errs.add(origin{name, 0, "", 0}, "is more than " + mib(k_scenario_max_file_bytes) +
+                                             "; a scenario file may have at most " + mib(k_scenario_max_file_bytes));
         return false;
     }
     r.files = 1;

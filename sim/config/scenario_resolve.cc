@@ -61,8 +61,18 @@ bool resolve_path(const origin& o, const std::string& item, bool dir, std::strin
 // Errors of one resolution, reported in reading order (by origin seq).
 class diagnostics {
 public:
-    void add(const origin& o, const std::string& m) { m_errs.push_back({o.seq, diag(o, m)}); }
+    // At most k_scenario_max_errors are kept, then one saying the rest are not.
+    void add(const origin& o, const std::string& m)
+    {
+        if (m_errs.size() < k_scenario_max_errors)
+            m_errs.push_back({o.seq, diag(o, m)});
+        else if (m_errs.size() == k_scenario_max_errors)
+            m_errs.push_back({~0u, diag(o, "more than " + std::to_string(k_scenario_max_errors) +
+                                               " errors; the others are not reported")});
+    }
     bool empty() const { return m_errs.empty(); }
+    // No further message is kept: callers need not build one.
+    bool full() const { return m_errs.size() > k_scenario_max_errors; }
     // Appends the messages to *errors, sorted by seq (stable: same-seq
     // messages keep the order they were found in).
     void flush(std::vector<std::string>* errors)
@@ -112,7 +122,7 @@ void check_group_headers(const raw_scenario& raw, diagnostics& d)
         origin o = g.second;
         auto it = first_key.find({o.file, o.line});
         o.seq = it == first_key.end() ? ~0u : it->second;
-        d.add(o, unknown_group(g.first));
+        d.add(o, d.full() ? std::string() : unknown_group(g.first));
     }
 }
 
@@ -157,12 +167,12 @@ value_map applicable_values(const raw_scenario& raw, diagnostics& d)
         const group_entry* g = registry_find(v.group);
         if (!g) {
             if (!v.where.line)  // file groups are reported by check_group_headers
-                d.add(v.where, unknown_group(v.group));
+                d.add(v.where, d.full() ? std::string() : unknown_group(v.group));
             continue;
         }
         const string_key* sk = g->find_string(v.key);
         if (!g->find_param(v.key) && !sk) {
-            d.add(v.where, unknown_key(*g, v.key));
+            d.add(v.where, d.full() ? std::string() : unknown_key(*g, v.key));
             continue;
         }
         if (sk && sk->load_only) {

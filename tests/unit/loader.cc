@@ -493,11 +493,25 @@ START_TEST(test_size_limits)
         comments += "# " + std::string(97, 'c') + "\n";
     put("mib.ini", "[l2]\n" + comments);
     std::string heavy = "[scenario]\ninclude=";
-    for (unsigned i = 0; i < 17; i++)
+    for (unsigned i = 0; i < 5; i++)
         heavy += "mib.ini;";
     const std::string h = put("heavy.ini", heavy + "\n");
     expect_error(load({h}), h + ":2: error: cannot include '" + g_dir + "/mib.ini': the files read for one scenario "
-                                "(with their includes) may have at most 16 MiB in all");
+                                "(with their includes) may have at most 4 MiB in all");
+    // And the number of errors, when reading and when resolving.
+    std::string junk = "[scenario]\n", unknown = "[l2]\n";
+    for (int i = 0; i < 1500; i++) {
+        junk += "junk\n";
+        unknown += "k" + std::to_string(i) + "=1\n";
+    }
+    const std::string j = put("junk.ini", junk);
+    loaded jl = load({j});
+    ck_assert_uint_eq(jl.errors.size(), 1001);
+    CK_STR_EQ(jl.errors.back(), j + ":1002: error: more than 1000 errors; those from here on are not reported");
+    const std::string u = put("unknown.ini", unknown);
+    loaded ul = load({u});
+    ck_assert_uint_eq(ul.errors.size(), 1001);
+    CK_STR_EQ(ul.errors.back(), u + ":1002: error: more than 1000 errors; the others are not reported");
 }
 END_TEST
 
