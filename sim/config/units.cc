@@ -145,8 +145,18 @@ bool decimal_times(const decimal& d, double factor, double* out, bool* exact_int
         *out = (double)p;
         *exact_int = true;
     } else {
-        // Not whole: compute as a double from the text form of the product.
-        *out = (double)m * (double)f * std::pow(10.0, e);
+        // Not whole: the double nearest to p * 10^e, by strtod of its decimal
+        // text (arithmetic in doubles would round more than once, and the
+        // shortest text units_format writes would not read back as the value).
+        char digits[48];
+        size_t n = sizeof digits;
+        digits[--n] = 0;
+        do {
+            digits[--n] = (char)('0' + (int)(p % 10));
+            p /= 10;
+        } while (p);
+        const std::string text = std::string(digits + n) + "e" + std::to_string(e);
+        *out = std::strtod(text.c_str(), nullptr);
     }
     if (d.neg)
         *out = -*out;
