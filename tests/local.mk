@@ -17,7 +17,7 @@ tests_unit_run_unit_LDADD = $(SIM_LIBS) $(CHECK_LIBS)
 tests_unit_run_unit_DEPENDENCIES = drivers/libshim.a sim/libsim.a drivers/libkhost.a models/libmodels.a
 tests_unit_run_unit_SOURCES = tests/lib.h tests/lib.cc tests/unit/main.cc \
 	tests/unit/timeline.cc tests/unit/rr_port.cc tests/unit/params.cc tests/unit/cache_array.cc \
-	tests/unit/units.cc tests/unit/loader.cc tests/unit/regress.cc tests/unit/summary.cc
+	tests/unit/units.cc tests/unit/loader.cc tests/unit/driver_build.cc tests/unit/regress.cc tests/unit/summary.cc
 
 tests_models_run_models_CXXFLAGS = $(TESTS_CXXFLAGS)
 tests_models_run_models_LDADD = $(TESTS_LDADD)
@@ -52,3 +52,46 @@ EXTRA_DIST += tests/golden/copybreak.ref tests/golden/update.sh tests/fixtures
 .PHONY: golden-update
 golden-update: sim/fecsim
 	$(SHELL) $(srcdir)/tests/golden/update.sh $(srcdir) ./sim/fecsim
+
+# make fuzz: the scenario loader under libFuzzer with AddressSanitizer and
+# UndefinedBehaviorSanitizer (tests/fuzz/loader.cc), seeded with a copy of
+# every scenarios/ file. Not part of make check. Needs clang++ and its
+# libFuzzer runtime (Debian: clang, libclang-rt-14-dev); only the loader is
+# compiled with them, the parameter tables come from the libraries built as
+# usual. FUZZ_TIME: seconds to run (default 60). The corpus it grows and the
+# inputs that fail (crash-*, timeout-*, oom-*) stay in tests/fuzz/corpus/ and
+# tests/fuzz/artifacts/ of the build tree; replay one with
+# tests/fuzz/fuzz_loader FILE.
+FUZZ_CXX = clang++
+FUZZ_TIME = 60
+FUZZ_FLAGS = -std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+FUZZ_RUN_FLAGS = -max_len=8192 -timeout=10 -rss_limit_mb=2048
+FUZZ_LOADER_SRC = tests/fuzz/loader.cc sim/config/scenario.cc sim/config/scenario_read.cc \
+	sim/config/scenario_resolve.cc sim/config/scenario_dump.cc sim/config/scenario_text.cc \
+	sim/config/did_you_mean.cc sim/config/registry.cc sim/config/units.cc
+EXTRA_DIST += tests/fuzz/loader.cc tests/fuzz/loader.dict
+CLEANFILES += tests/fuzz/fuzz_loader tests/fuzz/libkhost.a tests/fuzz/libshim.a
+
+# The kernel host defines __sanitizer_cov_trace_pc (it counts the shim's and
+# the driver's instructions) as libFuzzer does: the fuzz target links copies
+# of the kernel host and the shim in which theirs has another name.
+tests/fuzz/fuzz_loader: $(FUZZ_LOADER_SRC:%=$(srcdir)/%) sim/builtin_scenarios.h models/libmodels.a \
+		drivers/libkhost.a drivers/libshim.a
+	@command -v $(FUZZ_CXX) >/dev/null || { \
+		echo "make fuzz needs $(FUZZ_CXX) with libFuzzer (Debian: apt-get install clang libclang-rt-14-dev)" >&2; \
+		exit 1; }
+	$(AM_V_GEN)$(MKDIR_P) tests/fuzz && \
+	objcopy --redefine-sym __sanitizer_cov_trace_pc=fecsim_cov_trace_pc drivers/libkhost.a tests/fuzz/libkhost.a && \
+	objcopy --redefine-sym __sanitizer_cov_trace_pc=fecsim_cov_trace_pc drivers/libshim.a tests/fuzz/libshim.a && \
+	$(FUZZ_CXX) $(FUZZ_FLAGS) $(AM_CPPFLAGS) -I. $(SYSTEMC_CFLAGS) $(GLIB_CFLAGS) \
+		$(FUZZ_LOADER_SRC:%=$(srcdir)/%) -o $@ \
+		-Wl,--start-group tests/fuzz/libkhost.a tests/fuzz/libshim.a models/libmodels.a -Wl,--end-group \
+		$(SYSTEMC_LIBS) $(PCAP_LIBS) $(GLIB_LIBS) -ldl
+
+.PHONY: fuzz
+fuzz: tests/fuzz/fuzz_loader
+	@$(MKDIR_P) tests/fuzz/corpus tests/fuzz/artifacts
+	@cd $(abs_top_srcdir)/scenarios && for f in `find . -name '*.ini'`; do \
+		cp $$f $(abs_top_builddir)/tests/fuzz/corpus/seed-`echo $$f | cut -c3- | tr / -`; done
+	cd tests/fuzz && ./fuzz_loader -max_total_time=$(FUZZ_TIME) -dict=$(abs_top_srcdir)/tests/fuzz/loader.dict \
+		-artifact_prefix=artifacts/ $(FUZZ_RUN_FLAGS) corpus

@@ -45,7 +45,7 @@ const string_key k_soc_strings[] = {
 const string_key k_driver_strings[] = {
     {"source", str_kind::path, "",
      "Driver source directory (.c and .h files) to build and run (empty: fecsim's own drivers/fec)",
-     [](soc_config& c) { return &c.driver.source; }, false},
+     [](soc_config& c) { return &c.driver.source; }, false, true},
     {"patches", str_kind::path_list, "",
      "Unified diffs applied in order to a copy of the driver sources before building (';'-separated; "
      "--patch appends); one that does not apply stops the run",

@@ -19,8 +19,9 @@ namespace sim {
 enum class str_kind : uint8_t {
     text,       // free text (one line)
     name,       // identifier usable as a directory name: [A-Za-z0-9._-], not starting with '.'
-    path,       // one existing file or directory; relative paths are taken from the file that sets it
-    path_list,  // ';'-separated list of existing files (GKeyFile list syntax), same rule
+    path,       // one existing regular file (a directory where string_key::directory says so);
+                // relative paths are taken from the file that sets it
+    path_list,  // ';'-separated list of existing regular files (GKeyFile list syntax), same rule
 };
 
 struct string_key {
@@ -32,6 +33,7 @@ struct string_key {
     // no model consumes it yet: the value is then kept in resolved_scenario::strings.
     std::string* (*member)(soc_config&);
     bool load_only;  // consumed by the loader itself (include=): not written to resolved files
+    bool directory = false;  // a str_kind::path that names a directory, not a regular file
 };
 
 struct group_entry {

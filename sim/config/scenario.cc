@@ -11,21 +11,96 @@ using namespace loader;
 
 std::string origin::str() const
 {
+    const std::string f = message_text(file, k_message_max_path_chars);
     if (line)
-        return file + ":" + std::to_string(line);
+        return f + ":" + std::to_string(line);
     if (!arg.empty())
-        return file + " " + arg;
-    return file;
+        return f + " " + message_text(arg);
+    return f;
 }
+
+namespace {
+
+// Code points that are escaped although they are valid UTF-8: C1 controls,
+// line and paragraph separators, bidirectional embeddings and isolates.
+bool escaped_code_point(gunichar c)
+{
+    return (c >= 0x80 && c <= 0x9f) || c == 0x2028 || c == 0x2029 || (c >= 0x202a && c <= 0x202e) ||
+           (c >= 0x2066 && c <= 0x2069) || c == 0x200e || c == 0x200f || c == 0x061c;
+}
+
+std::string hex_byte(unsigned char c)
+{
+    static const char digits[] = "0123456789abcdef";
+    return std::string("\\x") + digits[c >> 4] + digits[c & 15];
+}
+
+// The escape of ASCII control character c ("" if c is not one).
+std::string control_escape(unsigned char c)
+{
+    switch (c) {
+    case '\n': return "\\n";
+    case '\r': return "\\r";
+    case '\t': return "\\t";
+    default: return c < 0x20 || c == 0x7f ? hex_byte(c) : std::string();
+    }
+}
+
+} // namespace
+
+std::string message_text(const std::string& s, size_t max_chars)
+{
+    std::string r;
+    size_t chars = 0, i = 0;
+    while (i < s.size()) {
+        if (chars == max_chars)
+            return r + "\xe2\x80\xa6";  // U+2026 HORIZONTAL ELLIPSIS
+        const unsigned char c = (unsigned char)s[i];
+        chars++;
+        if (c < 0x80) {
+            const std::string e = control_escape(c);
+            r += e.empty() ? std::string(1, (char)c) : e;
+            i++;
+            continue;
+        }
+        const gunichar u = g_utf8_get_char_validated(s.data() + i, (gssize)(s.size() - i));
+        if (u == (gunichar)-1 || u == (gunichar)-2) {  // not UTF-8 (or cut short): one byte
+            r += hex_byte(c);
+            i++;
+            continue;
+        }
+        const size_t n = (size_t)(g_utf8_next_char(s.data() + i) - (s.data() + i));
+        if (escaped_code_point(u)) {
+            char buf[16];
+            g_snprintf(buf, sizeof buf, "\\u%04x", (unsigned)u);
+            r += buf;
+        } else {
+            r.append(s, i, n);
+        }
+        i += n;
+    }
+    return r;
+}
+
+std::string message_quote(const std::string& s, size_t max_chars) { return "'" + message_text(s, max_chars) + "'"; }
+
+std::string message_path(const std::string& path) { return message_quote(path, k_message_max_path_chars); }
 
 std::string diag(const origin& o, const std::string& message)
 {
+    // The parts are escaped where they are quoted; this keeps the line whole
+    // whatever a message was built from.
+    std::string m;
+    for (char c : message) {
+        const std::string e = control_escape((unsigned char)c);
+        m += e.empty() ? std::string(1, c) : e;
+    }
     const std::string w = o.str();
     if (w.empty())
-        return "error: " + message;
+        return "error: " + m;
     if (o.line)
-        return w + ": error: " + message;
-    return "error: " + w + ": " + message;
+        return w + ": error: " + m;
+    return "error: " + w + ": " + m;
 }
 
 const char* builtin_scenario(const std::string& name)
@@ -51,11 +126,11 @@ bool scenario_override(const std::string& spec, raw_scenario* raw, std::string* 
     const size_t dot = lhs.find('.');
     if (eq == std::string::npos || dot == std::string::npos || dot == 0 || dot + 1 == lhs.size() ||
         lhs.find_first_of(" \t[]=", 0) != std::string::npos || lhs.find('.', dot + 1) != std::string::npos) {
-        *err = "error: -o " + spec + ": expected group.key=value, e.g. -o l2.size=512KiB";
+        *err = "error: -o " + message_text(spec) + ": expected group.key=value, e.g. -o l2.size=512KiB";
         return false;
     }
     if (!g_utf8_validate(spec.c_str(), (gssize)spec.size(), nullptr)) {
-        *err = "error: -o " + lhs + "=...: the value is not valid UTF-8 text";
+        *err = "error: -o " + message_text(lhs) + "=...: the value is not valid UTF-8 text";
         return false;
     }
     raw_value rv;

@@ -16,6 +16,7 @@
 // Names starting with "builtin:" are read from the scenarios compiled into the
 // binary (scenarios/default.ini and what it includes).
 #pragma once
+#include <cstddef>
 #include <map>
 #include <string>
 #include <vector>
@@ -46,8 +47,34 @@ struct raw_scenario {
     std::vector<std::string> files;                      // every file read, in reading order (display names)
 };
 
-// A diagnostic: "<origin>: error: <message>".
+// A diagnostic: "<origin>: error: <message>". Always one line: a control
+// character that reaches it (in a file name, a key or a value) is written as
+// an escape (see message_text), so input cannot start a line of its own.
 std::string diag(const origin& o, const std::string& message);
+
+// What the loader accepts; past a limit it reports an error naming the file
+// (and line) instead of reading on. Bytes are bytes of the file as stored.
+inline constexpr size_t k_scenario_max_file_bytes = 1 << 20;    // one scenario file: 1 MiB
+inline constexpr size_t k_scenario_max_line_bytes = 4096;       // one line, without its line ending
+inline constexpr unsigned k_scenario_max_files = 256;           // files read for one scenario_read (includes, repeats counted)
+inline constexpr size_t k_scenario_max_total_bytes = 4 << 20;   // their total size: 4 MiB
+// Errors reported by one scenario_read, and by one scenario_resolve; past
+// that, one message says that the rest are not reported.
+inline constexpr size_t k_scenario_max_errors = 1000;
+// A name or value quoted in a message: at most this many characters, then "…".
+inline constexpr size_t k_message_max_chars = 64;
+// A path shown in a message: at most this many characters, then "…".
+inline constexpr size_t k_message_max_path_chars = 256;
+
+// s as it may appear inside a message: ASCII control characters as \n, \r,
+// \t or \xNN, bytes that are not UTF-8 as \xNN, C1 controls, line and
+// paragraph separators and bidirectional controls as \uNNNN; cut after
+// max_chars characters (escapes count as one) with "…" appended.
+std::string message_text(const std::string& s, size_t max_chars = k_message_max_chars);
+// message_text in single quotes: "'l2.siz'".
+std::string message_quote(const std::string& s, size_t max_chars = k_message_max_chars);
+// A path in single quotes, cut at k_message_max_path_chars.
+std::string message_path(const std::string& path);
 
 // Read a scenario file and (recursively) its includes into raw. Errors
 // (unreadable file, malformed line, duplicate key, include cycle, missing

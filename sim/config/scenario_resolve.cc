@@ -5,7 +5,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <glib.h>
+#include <map>
 #include <sstream>
+#include <sys/stat.h>
 #include "sim/config/scenario.h"
 #include "sim/config/scenario_text.h"
 #include "sim/config/units.h"
@@ -28,18 +30,26 @@ bool valid_name(const std::string& s)
     return true;
 }
 
-// Absolute path of an existing file named in a value from `o`.
-bool resolve_path(const origin& o, const std::string& item, bool want_file, std::string* abs, std::string* why)
+// Absolute path of an existing regular file (a directory if `dir`) named in a
+// value from `o`. Nothing else is accepted: a FIFO or a device would block or
+// never end when it is read.
+bool resolve_path(const origin& o, const std::string& item, bool dir, std::string* abs, std::string* why)
 {
     std::string p = item;
     if (o.line && !starts_with(o.file, k_builtin))
         p = relative_to(o.file, item);
-    if (!g_file_test(p.c_str(), G_FILE_TEST_EXISTS)) {
-        *why = "'" + item + "': no such file" + (p != item ? " (looked for " + p + ")" : std::string());
+    struct stat st;
+    if (stat(p.c_str(), &st) != 0) {
+        *why = message_path(item) + ": no such file" +
+               (p != item ? " (looked for " + message_text(p, k_message_max_path_chars) + ")" : std::string());
         return false;
     }
-    if (want_file && !g_file_test(p.c_str(), G_FILE_TEST_IS_REGULAR)) {
-        *why = "'" + item + "' is not a regular file";
+    if (dir && !S_ISDIR(st.st_mode)) {
+        *why = message_path(item) + " is not a directory";
+        return false;
+    }
+    if (!dir && !S_ISREG(st.st_mode)) {
+        *why = message_path(item) + (S_ISDIR(st.st_mode) ? " is a directory, not a file" : " is not a regular file");
         return false;
     }
     char* rp = realpath(p.c_str(), nullptr);
@@ -51,8 +61,18 @@ bool resolve_path(const origin& o, const std::string& item, bool want_file, std:
 // Errors of one resolution, reported in reading order (by origin seq).
 class diagnostics {
 public:
-    void add(const origin& o, const std::string& m) { m_errs.push_back({o.seq, diag(o, m)}); }
+    // At most k_scenario_max_errors are kept, then one saying the rest are not.
+    void add(const origin& o, const std::string& m)
+    {
+        if (m_errs.size() < k_scenario_max_errors)
+            m_errs.push_back({o.seq, diag(o, m)});
+        else if (m_errs.size() == k_scenario_max_errors)
+            m_errs.push_back({~0u, diag(o, "more than " + std::to_string(k_scenario_max_errors) +
+                                               " errors; the others are not reported")});
+    }
     bool empty() const { return m_errs.empty(); }
+    // No further message is kept: callers need not build one.
+    bool full() const { return m_errs.size() > k_scenario_max_errors; }
     // Appends the messages to *errors, sorted by seq (stable: same-seq
     // messages keep the order they were found in).
     void flush(std::vector<std::string>* errors)
@@ -78,7 +98,7 @@ std::string unknown_group(const std::string& name)
     std::vector<std::string> names;
     for (const auto& g : registry_groups())
         names.push_back(g.name);
-    std::string m = "unknown group [" + name + "]";
+    std::string m = "unknown group [" + message_text(name) + "]";
     const std::string c = closest_name(name, names, "[", "]");
     if (!c.empty())
         return m + "; did you mean " + c + "?";
@@ -92,24 +112,24 @@ std::string unknown_group(const std::string& name)
 // group's first key (or last if it has none).
 void check_group_headers(const raw_scenario& raw, diagnostics& d)
 {
+    std::map<std::pair<std::string, unsigned>, unsigned> first_key;  // (file, header line) -> seq
+    for (const auto& v : raw.values)
+        if (v.where.line)
+            first_key.insert({{v.where.file, v.group_line}, v.where.seq});
     for (const auto& g : raw.groups) {
         if (registry_find(g.first))
             continue;
         origin o = g.second;
-        o.seq = ~0u;
-        for (const auto& v : raw.values)
-            if (v.where.file == o.file && v.group_line == o.line) {
-                o.seq = v.where.seq;
-                break;
-            }
-        d.add(o, unknown_group(g.first));
+        auto it = first_key.find({o.file, o.line});
+        o.seq = it == first_key.end() ? ~0u : it->second;
+        d.add(o, d.full() ? std::string() : unknown_group(g.first));
     }
 }
 
 // "unknown key ..." with the closest keys of g and the groups that have the key.
 std::string unknown_key(const group_entry& g, const std::string& key)
 {
-    std::string m = "unknown key '" + key + "' in [" + g.name + "]";
+    std::string m = "unknown key " + message_quote(key) + " in [" + g.name + "]";
     const std::string c = closest_name(key, g.keys(false));
     std::vector<std::string> elsewhere;
     for (const auto& o : registry_groups())
@@ -119,7 +139,7 @@ std::string unknown_key(const group_entry& g, const std::string& key)
         m += "; did you mean " + c + "?";
     if (!elsewhere.empty()) {
         m += c.empty() ? "; " : " (";
-        m += "'" + key + "' is a key of ";
+        m += message_quote(key) + " is a key of ";
         for (size_t i = 0; i < elsewhere.size(); i++)
             m += (i ? ", " : "") + elsewhere[i];
         if (!c.empty())
@@ -147,12 +167,12 @@ value_map applicable_values(const raw_scenario& raw, diagnostics& d)
         const group_entry* g = registry_find(v.group);
         if (!g) {
             if (!v.where.line)  // file groups are reported by check_group_headers
-                d.add(v.where, unknown_group(v.group));
+                d.add(v.where, d.full() ? std::string() : unknown_group(v.group));
             continue;
         }
         const string_key* sk = g->find_string(v.key);
         if (!g->find_param(v.key) && !sk) {
-            d.add(v.where, unknown_key(*g, v.key));
+            d.add(v.where, d.full() ? std::string() : unknown_key(*g, v.key));
             continue;
         }
         if (sk && sk->load_only) {
@@ -201,7 +221,7 @@ void resolve_table(const group_entry& g, const value_map& values, const units_co
             continue;
         }
         if (!(x >= d.min && x <= d.max)) {
-            diags.add(v.where, gk(g, d.key) + ": '" + trim(v.text) + "' is out of range: allowed " +
+            diags.add(v.where, gk(g, d.key) + ": " + message_quote(trim(v.text)) + " is out of range: allowed " +
                                    units_format(d, d.min) + " .. " + units_format(d, d.max));
             continue;
         }
@@ -221,12 +241,12 @@ bool string_item(const string_key& s, const std::string& name, const raw_value& 
     std::string why;
     *val = item;
     if (s.kind == str_kind::name && !valid_name(item)) {
-        d.add(v.where, name + ": '" + item +
-                           "' is not a valid name: use letters, digits, '.', '_' and '-', not starting with '.'");
+        d.add(v.where, name + ": " + message_quote(item) +
+                           " is not a valid name: use letters, digits, '.', '_' and '-', not starting with '.'");
         return false;
     }
     if ((s.kind == str_kind::path || s.kind == str_kind::path_list) && !item.empty() &&
-        !resolve_path(v.where, item, s.kind == str_kind::path_list, val, &why)) {
+        !resolve_path(v.where, item, s.directory, val, &why)) {
         d.add(v.where, name + ": " + why);
         return false;
     }

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <vector>
+#include "sim/config/scenario.h"
 
 namespace sim {
 
@@ -144,8 +145,18 @@ bool decimal_times(const decimal& d, double factor, double* out, bool* exact_int
         *out = (double)p;
         *exact_int = true;
     } else {
-        // Not whole: compute as a double from the text form of the product.
-        *out = (double)m * (double)f * std::pow(10.0, e);
+        // Not whole: the double nearest to p * 10^e, by strtod of its decimal
+        // text (arithmetic in doubles would round more than once, and the
+        // shortest text units_format writes would not read back as the value).
+        char digits[48];
+        size_t n = sizeof digits;
+        digits[--n] = 0;
+        do {
+            digits[--n] = (char)('0' + (int)(p % 10));
+            p /= 10;
+        } while (p);
+        const std::string text = std::string(digits + n) + "e" + std::to_string(e);
+        *out = std::strtod(text.c_str(), nullptr);
     }
     if (d.neg)
         *out = -*out;
@@ -301,7 +312,7 @@ bool units_parse_kind(param_kind k, const std::string& text_in, double* out, std
             *err = why;
         return false;
     };
-    const std::string q = "'" + text + "'";
+    const std::string q = message_quote(text);
     if (text.empty())
         return fail(std::string("empty value: expected ") + units_kind_syntax(k));
 
@@ -335,12 +346,12 @@ bool units_parse_kind(param_kind k, const std::string& text_in, double* out, std
         if (!u) {
             const std::string l = lower(suffix);
             if (l == "k" || l == "kb" || l == "m" || l == "g")
-                return fail(q + ": '" + suffix +
-                            "' is ambiguous: write KiB/MiB/GiB (powers of 1024) or "
+                return fail(q + ": " + message_quote(suffix) +
+                            " is ambiguous: write KiB/MiB/GiB (powers of 1024) or "
                             "kB/MB/GB (powers of 1000)");
             if (find_unit(k_bytes_units, sizeof k_bytes_units / sizeof k_bytes_units[0], suffix, true))
-                return fail(q + ": unit '" + suffix + "' has the wrong case: expected " + units_kind_syntax(k));
-            return fail(q + ": unknown unit '" + suffix + "': expected " + units_kind_syntax(k));
+                return fail(q + ": unit " + message_quote(suffix) + " has the wrong case: expected " + units_kind_syntax(k));
+            return fail(q + ": unknown unit " + message_quote(suffix) + ": expected " + units_kind_syntax(k));
         }
         factor = u->factor;
         break;
@@ -351,14 +362,14 @@ bool units_parse_kind(param_kind k, const std::string& text_in, double* out, std
         break;
     case param_kind::cycles:
         if (!suffix.empty() && suffix != "cycle" && suffix != "cycles")
-            return fail(q + ": unknown unit '" + suffix + "': expected " + units_kind_syntax(k));
+            return fail(q + ": unknown unit " + message_quote(suffix) + ": expected " + units_kind_syntax(k));
         break;
     case param_kind::hz: {
         if (suffix.empty())
             break;
         const unit_def* u = find_unit(k_hz_units, 4, suffix, true);
         if (!u)
-            return fail(q + ": unknown unit '" + suffix + "': expected " + units_kind_syntax(k));
+            return fail(q + ": unknown unit " + message_quote(suffix) + ": expected " + units_kind_syntax(k));
         factor = u->factor;
         break;
     }
@@ -368,9 +379,9 @@ bool units_parse_kind(param_kind k, const std::string& text_in, double* out, std
         const unit_def* u = find_unit(k_bps_units, sizeof k_bps_units / sizeof k_bps_units[0], suffix, false);
         if (!u) {
             if (lower(suffix).find("bps") != std::string::npos || lower(suffix).find("bit") != std::string::npos)
-                return fail(q + ": unit '" + suffix + "' has the wrong case (B would mean bytes): expected " +
+                return fail(q + ": unit " + message_quote(suffix) + " has the wrong case (B would mean bytes): expected " +
                             units_kind_syntax(k));
-            return fail(q + ": unknown unit '" + suffix + "': expected " + units_kind_syntax(k));
+            return fail(q + ": unknown unit " + message_quote(suffix) + ": expected " + units_kind_syntax(k));
         }
         factor = u->factor;
         break;
@@ -384,7 +395,7 @@ bool units_parse_kind(param_kind k, const std::string& text_in, double* out, std
         }
         const unit_def* u = find_unit(k_time_units, sizeof k_time_units / sizeof k_time_units[0], suffix, false);
         if (!u)
-            return fail(q + ": unknown unit '" + suffix + "': expected " + units_kind_syntax(k));
+            return fail(q + ": unknown unit " + message_quote(suffix) + ": expected " + units_kind_syntax(k));
         factor = u->factor;
         break;
     }
@@ -450,7 +461,7 @@ bool units_parse(const param_desc& d, const std::string& text, double* out, std:
                 break;
             names += (k ? ", " : "") + n;
         }
-        *err = "'" + t + "' is not one of: " + names;
+        *err = message_quote(t) + " is not one of: " + names;
     }
     return false;
 }

@@ -2,12 +2,15 @@
 // its exact message shape, and the resolved-file round trip.
 #include "tests/lib.h"
 #include <cstring>
+#include <ctime>
 #include <ftw.h>
 #include <glib.h>
 #include <string>
+#include <sys/stat.h>
 #include <vector>
 #include "sim/config/registry.h"
 #include "sim/config/scenario.h"
+#include "sim/config/units.h"
 
 using namespace sim;
 
@@ -423,6 +426,332 @@ START_TEST(test_implemented_in)
 }
 END_TEST
 
+// ---------------------------------------------------------------- hostile or careless input
+// Each of these failed by hanging, eating memory or printing what it read;
+// their test case has a short timeout so that a hang fails fast.
+
+// CPU seconds used by this process so far.
+double cpu_seconds() { return (double)std::clock() / CLOCKS_PER_SEC; }
+
+// No message is more than one line, and none has a line that starts like a
+// diagnostic of its own: input cannot forge a message.
+void expect_single_lines(const loaded& l)
+{
+    for (const auto& e : l.errors) {
+        ck_assert_msg(e.find('\n') == std::string::npos && e.find('\r') == std::string::npos,
+                      "message spans lines: %s", e.c_str());
+        ck_assert_msg(e.size() < 1000, "message of %zu bytes", e.size());
+    }
+}
+
+START_TEST(test_include_fifo)
+{
+    const std::string fifo = g_dir + "/fifo.ini";
+    ck_assert_int_eq(mkfifo(fifo.c_str(), 0600), 0);
+    const std::string f = put("f.ini", "[scenario]\nid=f\ninclude=fifo.ini\n");
+    const double t0 = cpu_seconds();
+    loaded l = load({f});
+    expect_error(l, f + ":3: error: cannot include '" + fifo + "': is a FIFO (named pipe), not a regular file");
+    // Named on its own, too.
+    expect_error(load({fifo}), "error: " + fifo + ": is a FIFO (named pipe), not a regular file");
+    ck_assert(cpu_seconds() - t0 < 1);
+}
+END_TEST
+
+START_TEST(test_include_devices)
+{
+    const std::string f = put("z.ini", "[scenario]\ninclude=/dev/zero\n");
+    expect_error(load({f}), f + ":2: error: cannot include '/dev/zero': is a character device, not a regular file");
+    const std::string d = put("d.ini", "[scenario]\ninclude=.\n");
+    expect_error(load({d}), d + ":2: error: cannot include '" + g_dir + "': is a directory");
+    expect_error(load({"/dev/null"}), "error: /dev/null: is a character device, not a regular file");
+}
+END_TEST
+
+START_TEST(test_size_limits)
+{
+    // A file over the limit is refused before it is read.
+    const std::string big = put("big.ini", "[l2]\n" + std::string(8 << 20, 'x') + "=1\n");
+    const double t0 = cpu_seconds();
+    loaded l = load({big});
+    expect_error(l, "error: " + big + ": is 8388616 bytes; a scenario file may have at most 1 MiB");
+    ck_assert(cpu_seconds() - t0 < 1);
+    // Lines have a limit of their own.
+    const std::string line = put("line.ini", "[l2]\nsize=1MiB\n# " + std::string(5000, 'c') + "\nassoc=8\n");
+    expect_error(load({line}), line + ":3: error: line is 5002 bytes long; a line may have at most 4096 bytes");
+    // And what one scenario reads in all: files and bytes.
+    put("one.ini", "[l2]\n");
+    std::string many = "[scenario]\ninclude=";
+    for (unsigned i = 0; i < k_scenario_max_files + 10; i++)
+        many += "one.ini;";
+    const std::string m = put("many.ini", many + "\n");
+    loaded ml = load({m});
+    expect_error(ml, m + ":2: error: cannot include '" + g_dir + "/one.ini': more than 256 files read for one "
+                          "scenario (includes of includes, repeats counted)");
+    ck_assert_uint_eq(ml.errors.size(), 1);  // said once, not for every item left
+    std::string comments;
+    while (comments.size() + 100 < k_scenario_max_file_bytes)
+        comments += "# " + std::string(97, 'c') + "\n";
+    put("mib.ini", "[l2]\n" + comments);
+    std::string heavy = "[scenario]\ninclude=";
+    for (unsigned i = 0; i < 5; i++)
+        heavy += "mib.ini;";
+    const std::string h = put("heavy.ini", heavy + "\n");
+    expect_error(load({h}), h + ":2: error: cannot include '" + g_dir + "/mib.ini': the files read for one scenario "
+                                "(with their includes) may have at most 4 MiB in all");
+    // And the number of errors, when reading and when resolving.
+    std::string junk = "[scenario]\n", unknown = "[l2]\n";
+    for (int i = 0; i < 1500; i++) {
+        junk += "junk\n";
+        unknown += "k" + std::to_string(i) + "=1\n";
+    }
+    const std::string j = put("junk.ini", junk);
+    loaded jl = load({j});
+    ck_assert_uint_eq(jl.errors.size(), 1001);
+    CK_STR_EQ(jl.errors.back(), j + ":1002: error: more than 1000 errors; those from here on are not reported");
+    const std::string u = put("unknown.ini", unknown);
+    loaded ul = load({u});
+    ck_assert_uint_eq(ul.errors.size(), 1001);
+    CK_STR_EQ(ul.errors.back(), u + ":1002: error: more than 1000 errors; the others are not reported");
+}
+END_TEST
+
+START_TEST(test_huge_names_are_cheap)
+{
+    // An 8 MiB key reaches the resolver only from memory (-o is limited by
+    // the system, files by their size): no did-you-mean, a short message.
+    const std::string key(8 << 20, 'x');
+    raw_scenario raw;
+    std::string err;
+    ck_assert(scenario_override("l2." + key + "=1", &raw, &err));
+    ck_assert(scenario_override(key + ".size=1", &raw, &err));
+    ck_assert(scenario_override("l2.size=" + key, &raw, &err));
+    ck_assert(scenario_override("scenario.id=" + key, &raw, &err));
+    const double t0 = cpu_seconds();
+    loaded l;
+    scenario_resolve(raw, &l.r, &l.errors);
+    l.ok = l.errors.empty();
+    ck_assert_msg(cpu_seconds() - t0 < 1, "resolving took %.1f s of CPU", cpu_seconds() - t0);
+    ck_assert_uint_eq(l.errors.size(), 4);
+    expect_single_lines(l);
+    const std::string x64(64, 'x');
+    const std::string ell = "\xe2\x80\xa6";
+    ck_assert(l.errors[0].find("unknown key '" + x64 + ell + "' in [l2] (keys: size ") != std::string::npos);
+    ck_assert(l.errors[1].find("unknown group [" + x64 + ell + "] (known:") != std::string::npos);
+    ck_assert(l.errors[2].find("l2.size: '" + x64 + ell + "' is not a number") != std::string::npos);
+    ck_assert(l.errors[3].find("scenario.id: '" + x64 + ell + "' is not a valid name") != std::string::npos);
+    // The did-you-mean itself is bounded.
+    CK_STR_EQ(closest_name(std::string(65, 'a'), {std::string(65, 'a')}), "");
+    CK_STR_EQ(closest_name(std::string(64, 'a'), {std::string(64, 'a')}), "'" + std::string(64, 'a') + "'");
+}
+END_TEST
+
+START_TEST(test_no_forged_lines)
+{
+    // In -o: every kind of key, and the key itself.
+    const std::string forged = "x\nfake.ini:1: error: injected\r\n";
+    loaded o = load({"builtin:default.ini"},
+                    {"scenario.description=" + forged, "scenario.id=" + forged, "l2.size=" + forged,
+                     "l2.siz" + forged + "=1", "driver.patches=" + forged, "l1.replacement=" + forged});
+    ck_assert_uint_eq(o.errors.size(), 6);
+    expect_single_lines(o);
+    expect_error(o, "error: -o l2.size=x\\nfake.ini:1: error: injected\\r\\n: l2.size: 'x\\nfake.ini:1: error: "
+                    "injected' is not a number: expected a whole number of bytes with an optional unit: B, kB, MB, "
+                    "GB, TB (powers of 1000) or KiB, MiB, GiB, TiB (powers of 1024), e.g. 32KiB");
+    // In a file: GKeyFile escapes in values, and names.
+    const std::string f = put("inj.ini", "[scenario]\ndescription=x\\nfake.ini:1: error: injected\n"
+                                         "id=a\\nfake.ini:1: error: injected\n[l2]\nsize=1\\n2\n"
+                                         "[driver]\npatches=a\\nfake.ini:1: error: injected\n");
+    loaded l = load({f});
+    ck_assert_uint_eq(l.errors.size(), 4);
+    expect_single_lines(l);
+    expect_error(l, f + ":2: error: scenario.description: must be a single line");
+    expect_error(l, f + ":3: error: scenario.id: 'a\\nfake.ini:1: error: injected' is not a valid name: use "
+                        "letters, digits, '.', '_' and '-', not starting with '.'");
+    // A file name cannot forge one either.
+    const std::string n = put("a\nfake.ini:1: error: x.ini", "[l2]\nsize=3\n");
+    loaded nl = load({n});
+    expect_single_lines(nl);
+    expect_error(nl, g_dir + "/a\\nfake.ini:1: error: x.ini:2: error: l2.size: '3' is out of range: allowed 16KiB .. "
+                             "8MiB");
+}
+END_TEST
+
+START_TEST(test_control_characters)
+{
+    // In a group name: the message has the line (it had none).
+    const std::string g = put("g.ini", "[scenario]\nid=g\n[l\x01]\nsize=1\n[l2]\nassoc=8\n");
+    loaded gl = load({g});
+    expect_error(gl, g + ":3: error: control character \\x01 in column 3");
+    ck_assert_uint_eq(gl.errors.size(), 1);  // its key is not reported as outside a group
+    // \r\r\n line endings: each line is named; \r\n ones are fine.
+    const std::string r = put("r.ini", "[scenario]\r\r\nid=r\r\r\n");
+    loaded rl = load({r});
+    expect_error(rl, r + ":1: error: control character \\r in column 11 (the line ends in \\r\\r\\n: write \\n or "
+                         "\\r\\n line endings)");
+    expect_error(rl, r + ":2: error: control character \\r in column 5 (the line ends in \\r\\r\\n: write \\n or "
+                         "\\r\\n line endings)");
+    const std::string crlf = put("crlf.ini", "[scenario]\r\nid=crlf\r\n[l2]\r\nsize=256KiB\r\n");
+    loaded cl = load({crlf});
+    ck_assert_msg(cl.ok, "%s", cl.errors.empty() ? "" : cl.errors[0].c_str());
+    ck_assert_uint_eq(cl.r.cfg.mem.l2.size_bytes, 256 * 1024);
+    CK_STR_EQ(cl.r.cfg.scenario.id, "crlf");
+    // Anywhere else in a line, and in keys and values.
+    const std::string k = put("k.ini", "[l2]\nsi\x1bze=1\nassoc=4\x7f\n");
+    loaded kl = load({k});
+    expect_error(kl, k + ":2: error: control character \\x1b in column 3");
+    expect_error(kl, k + ":3: error: control character \\x7f in column 8");
+    for (const auto& e : gl.errors)
+        ck_assert(e.find(':') != std::string::npos && e.compare(0, g.size() + 1, g + ":") == 0);
+}
+END_TEST
+
+START_TEST(test_include_not_a_scenario)
+{
+    // Binary: refused at the include=, nothing of it quoted.
+    std::string bin = "\x7f" "ELF\x02\x01\x01";
+    bin += std::string("\0\0\0SECRET", 9) + "\n[l2]\n";
+    const std::string bf = g_dir + "/bin.dat";
+    ck_assert(g_file_set_contents(bf.c_str(), bin.data(), (gssize)bin.size(), nullptr));
+    const std::string a = put("a.ini", "[scenario]\ninclude=bin.dat\n");
+    loaded al = load({a});
+    expect_error(al, a + ":2: error: cannot include '" + bf + "': not a scenario file (NUL byte at line 1)");
+    ck_assert_uint_eq(al.errors.size(), 1);
+    expect_error(load({bf}), bf + ":1: error: not a text file (NUL byte)");  // named on its own: its line
+    // Text that is not a scenario file (no [group] first), nothing quoted.
+    put("shadow", "root:$6$SECRET:19000:0:99999:7:::\n[l2]\nsize=x\n");
+    put("comments.ini", "# only comments\n\n");
+    put("latin1.ini", "[scenario]\ndescription=caf\xe9\n");
+    const std::string b = put("b.ini", "[scenario]\ninclude=shadow;comments.ini;latin1.ini\n");
+    loaded bl = load({b});
+    expect_error(bl, b + ":2: error: cannot include '" + g_dir +
+                         "/shadow': not a scenario file (line 1 is not a [group] header, a # comment or blank)");
+    expect_error(bl, b + ":2: error: cannot include '" + g_dir + "/comments.ini': not a scenario file (no [group] "
+                         "header)");
+    expect_error(bl, b + ":2: error: cannot include '" + g_dir + "/latin1.ini': not a scenario file (not UTF-8 "
+                         "text at line 2)");
+    ck_assert_uint_eq(bl.errors.size(), 3);
+    for (const auto& e : al.errors)
+        ck_assert(e.find("SECRET") == std::string::npos);
+    for (const auto& e : bl.errors)
+        ck_assert(e.find("SECRET") == std::string::npos && e.find("root") == std::string::npos);
+}
+END_TEST
+
+START_TEST(test_path_kinds)
+{
+    const std::string fifo = g_dir + "/cap.pcap";
+    ck_assert_int_eq(mkfifo(fifo.c_str(), 0600), 0);
+    put("drv/x.c", "int x;\n");
+    put("one.patch", "--- a\n+++ b\n");
+    const std::string f = put("p.ini", "[traffic]\npcap_file=cap.pcap\n[driver]\nsource=one.patch\npatches=drv\n");
+    loaded l = load({f});
+    expect_error(l, f + ":2: error: traffic.pcap_file: 'cap.pcap' is not a regular file");
+    expect_error(l, f + ":4: error: driver.source: 'one.patch' is not a directory");
+    expect_error(l, f + ":5: error: driver.patches: 'drv' is a directory, not a file");
+    ck_assert_uint_eq(l.errors.size(), 3);
+    loaded ok = load({f}, {"traffic.pcap_file=/dev/null", "driver.source=" + g_dir + "/drv",
+                           "driver.patches=" + g_dir + "/one.patch"});
+    expect_error(ok, "error: -o traffic.pcap_file=/dev/null: traffic.pcap_file: '/dev/null' is not a regular file");
+    ck_assert_uint_eq(ok.errors.size(), 1);
+}
+END_TEST
+
+// Found by make fuzz: a value that is not whole in its base unit is written
+// back (units_format, the resolved file) as text that reads as the same value.
+START_TEST(test_fuzz_findings)
+{
+    loaded l = load({"builtin:default.ini"}, {"dram.clock=0000000000001111270295.777777777778"});
+    ck_assert_msg(l.ok, "%s", l.errors.empty() ? "" : l.errors[0].c_str());
+    const std::string path = put("resolved.ini", scenario_dump(l.r, " fuzz"));
+    loaded back = load({path});
+    ck_assert_msg(back.ok, "%s", back.errors.empty() ? "" : back.errors[0].c_str());
+    CK_STR_EQ(scenario_canonical(back.r), scenario_canonical(l.r));
+    // The same for any frequency or bit rate: parse(format(v)) == v.
+    const group_entry* dram = registry_find("dram");
+    const models::param_desc* clock = dram->find_param("clock");
+    GRand* rng = g_rand_new_with_seed(7);
+    for (int i = 0; i < 20000; i++) {
+        const double v = g_rand_double_range(rng, 1, 1e13) / (1 + g_rand_int_range(rng, 0, 1000));
+        double back_v = 0;
+        std::string why;
+        const std::string text = units_format(*clock, v);
+        ck_assert_msg(units_parse(*clock, text, &back_v, &why), "%s: %s", text.c_str(), why.c_str());
+        ck_assert_msg(back_v == v, "%.17g -> %s -> %.17g", v, text.c_str(), back_v);
+    }
+    g_rand_free(rng);
+}
+END_TEST
+
+// The line scan gives every key the value GKeyFile gives it, for the shipped
+// scenarios and for the corners of the grammar.
+START_TEST(test_scan_matches_gkeyfile)
+{
+    std::vector<std::pair<std::string, std::string>> texts = {
+        {"corners.ini", "  # comment\n[l2]  \n  size =  256KiB \t\nassoc\t=\t8\n\n[ l2 ]\nline=\n[l2]\nclock=1 GHz\r\n"
+                        "[scenario]\ndescription = a \\s b\\t;\\\\ c ; \n"}};
+    for (const auto& n : builtin_scenario_names())
+        texts.push_back({"builtin:" + n, builtin_scenario(n)});
+    const char* srcdir = g_getenv("FECSIM_SRCDIR");
+    if (srcdir) {
+        const std::vector<std::string> shipped = {"scenarios/imx6q/copybreak-stock-stress.ini",
+                                                  "scenarios/predictions/ring-stock-stress.ini",
+                                                  "scenarios/regress/rx-8k-1518-idle.ini"};
+        for (const auto& s : shipped) {
+            gchar* t = nullptr;
+            ck_assert(g_file_get_contents((std::string(srcdir) + "/" + s).c_str(), &t, nullptr, nullptr));
+            texts.push_back({s, t});
+            g_free(t);
+        }
+    }
+    size_t compared = 0;
+    for (const auto& [name, text] : texts) {
+        raw_scenario raw;
+        std::vector<std::string> errors;
+        // Built-ins under their own names (their includes are built-ins), files from a directory of their own.
+        const std::string fake = name.compare(0, 8, "builtin:") == 0 ? name : g_dir + "/x.ini";
+        ck_assert(scenario_read_text(fake, text, &raw, &errors) || !errors.empty());
+        GKeyFile* kf = g_key_file_new();
+        ck_assert(g_key_file_load_from_data(kf, text.data(), text.size(), G_KEY_FILE_NONE, nullptr));
+        for (const auto& v : raw.values) {
+            if (v.where.file != fake)
+                continue;  // from an include
+            gchar* g = g_key_file_get_value(kf, v.group.c_str(), v.key.c_str(), nullptr);
+            ck_assert_msg(g && v.text == g, "%s: %s.%s: '%s' != '%s'", name.c_str(), v.group.c_str(), v.key.c_str(),
+                          v.text.c_str(), g ? g : "(none)");
+            g_free(g);
+            compared++;
+        }
+        g_key_file_free(kf);
+    }
+    ck_assert_uint_gt(compared, 50);
+}
+END_TEST
+
+START_TEST(test_message_text)
+{
+    CK_STR_EQ(message_text("a\nb\rc\td\x01\x7f"), "a\\nb\\rc\\td\\x01\\x7f");
+    CK_STR_EQ(message_text("caf\xc3\xa9 \xe9t\xc3"), "caf\xc3\xa9 \\xe9t\\xc3");        // UTF-8 kept, other bytes escaped
+    CK_STR_EQ(message_text("\xc2\x85|\xe2\x80\xa8|\xe2\x80\xae"), "\\u0085|\\u2028|\\u202e");  // NEL, LS, RLO
+    CK_STR_EQ(message_text(std::string(64, 'a')), std::string(64, 'a'));
+    CK_STR_EQ(message_text(std::string(65, 'a')), std::string(64, 'a') + "\xe2\x80\xa6");
+    CK_STR_EQ(message_text("\xc3\xa9\xc3\xa9\xc3\xa9", 2), "\xc3\xa9\xc3\xa9\xe2\x80\xa6");  // characters, not bytes
+    CK_STR_EQ(message_quote("it's"), "'it's'");
+    CK_STR_EQ(diag(origin{"f\n.ini", 3, "", 0}, "x\ny"), "f\\n.ini:3: error: x\\ny");
+    // The did-you-mean with its bounded distance finds what the full matrix finds.
+    CK_STR_EQ(closest_name("assco", {"assoc", "size"}), "'assoc'");
+    CK_STR_EQ(closest_name("siez", {"size", "line"}), "'size'");
+    CK_STR_EQ(closest_name("lnie", {"size", "line"}), "'line'");
+    CK_STR_EQ(closest_name("hit_cylces", {"hit_cycles", "miss_cycles"}), "'hit_cycles'");
+    CK_STR_EQ(closest_name("abcdefghij", {"abcdefgxyz", "abcdefghxy"}), "'abcdefghxy'");
+    CK_STR_EQ(closest_name("abcdefghij", {"abcdwxyzij"}), "");
+    CK_STR_EQ(closest_name("SIZE", {"size"}), "'size'");
+}
+END_TEST
+
+// The driver build's cache and error kinds (tests/unit/driver_build.cc).
+TCase* tcase_driver_build(void);
+
 Suite* suite_loader(void)
 {
     Suite* s = suite_create("loader");
@@ -442,6 +771,22 @@ Suite* suite_loader(void)
     tcase_add_test(tc, test_resolved_round_trip);
     tcase_add_test(tc, test_registry_consistent);
     tcase_add_test(tc, test_implemented_in);
+    tcase_add_test(tc, test_scan_matches_gkeyfile);
+    tcase_add_test(tc, test_message_text);
+    tcase_add_test(tc, test_fuzz_findings);
     suite_add_tcase(s, tc);
+    // Input that used to hang or eat memory: a hang fails in seconds.
+    TCase* h = tests_tcase("hostile", 10);
+    tcase_add_checked_fixture(h, setup, teardown);
+    tcase_add_test(h, test_include_fifo);
+    tcase_add_test(h, test_include_devices);
+    tcase_add_test(h, test_size_limits);
+    tcase_add_test(h, test_huge_names_are_cheap);
+    tcase_add_test(h, test_no_forged_lines);
+    tcase_add_test(h, test_control_characters);
+    tcase_add_test(h, test_include_not_a_scenario);
+    tcase_add_test(h, test_path_kinds);
+    suite_add_tcase(s, h);
+    suite_add_tcase(s, tcase_driver_build());
     return s;
 }

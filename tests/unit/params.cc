@@ -37,10 +37,10 @@ START_TEST(test_choice_names)
 {
     param_desc d{"replacement", param_kind::choice, "random|round_robin|lru", 0, 0, 2, "", 0,
                  param_storage::u32};
-    ck_assert_str_eq(param_choice_name(d, 1).c_str(), "round_robin");
+    CK_STR_EQ(param_choice_name(d, 1), "round_robin");
     ck_assert_int_eq(param_choice_index(d, "lru"), 2);
     ck_assert_int_eq(param_choice_index(d, "fifo"), -1);
-    ck_assert_str_eq(param_choice_name(d, 3).c_str(), "");
+    CK_STR_EQ(param_choice_name(d, 3), "");
 }
 END_TEST
 
