@@ -256,6 +256,11 @@ static int run_simulate(const run_options& o, const resolved_scenario& r, const 
     sc_core::sc_report_handler::set_handler(report_handler);
     try {
         s->reset(new soc(r.cfg));
+    } catch (const khost::driver_io_error& ex) {
+        models::log_set_file(nullptr);
+        std::fprintf(stderr, "error: driver build: %s\n", ex.what());
+        rd->discard();
+        return EXIT_RUN_FAILED;
     } catch (const khost::driver_error& ex) {
         models::log_set_file(nullptr);
         std::fprintf(stderr, "error: driver: %s\n", ex.what());
@@ -432,7 +437,7 @@ int cmd_check(const cli&, int argc, char** argv)
         return status;
     if (files.empty())
         return usage_error("check", "no scenario file given");
-    int bad = 0;
+    int bad = 0, io_failed = 0;
     for (const auto& f : files) {
         resolved_scenario r;
         if (load_scenario({f}, so, &r) != EXIT_OK) {
@@ -448,6 +453,10 @@ int cmd_check(const cli&, int argc, char** argv)
             sc_core::sc_report_handler::set_handler(report_handler);
             try {
                 soc s(r.cfg);
+            } catch (const khost::driver_io_error& ex) {
+                std::fprintf(stderr, "%s: error: driver build: %s\n", f.c_str(), ex.what());
+                std::fflush(stderr);
+                _exit(EXIT_RUN_FAILED);
             } catch (const std::exception& ex) {
                 std::fprintf(stderr, "%s: error: the models reject this configuration: %s\n", f.c_str(), ex.what());
                 std::fflush(stderr);
@@ -459,6 +468,8 @@ int cmd_check(const cli&, int argc, char** argv)
         if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
             if (pid < 0 || !WIFEXITED(st))
                 std::fprintf(stderr, "%s: error: elaboration crashed\n", f.c_str());
+            else if (WEXITSTATUS(st) == EXIT_RUN_FAILED)
+                io_failed++;  // the driver could not be built: nothing was checked
             bad++;
             continue;
         }
@@ -471,7 +482,7 @@ int cmd_check(const cli&, int argc, char** argv)
                             return n - std::min(n, r.set_at.size());
                         }());
     }
-    return bad ? EXIT_BAD_INPUT : EXIT_OK;
+    return io_failed ? EXIT_RUN_FAILED : bad ? EXIT_BAD_INPUT : EXIT_OK;
 }
 
 // ---------------------------------------------------------------- list-params

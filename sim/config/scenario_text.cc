@@ -7,16 +7,6 @@ namespace sim::loader {
 
 bool starts_with(const std::string& s, const char* p) { return s.compare(0, std::strlen(p), p) == 0; }
 
-std::string trim(const std::string& s)
-{
-    size_t a = 0, b = s.size();
-    while (a < b && g_ascii_isspace(s[a]))
-        a++;
-    while (b > a && g_ascii_isspace(s[b - 1]))
-        b--;
-    return s.substr(a, b - a);
-}
-
 std::string normalize(const std::string& p)
 {
     const bool abs = !p.empty() && p[0] == '/';

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 #include "sim/config/registry.h"
+#include "sim/config/text.h"
 
 namespace sim::loader {
 
@@ -12,8 +13,6 @@ namespace sim::loader {
 inline constexpr char k_builtin[] = "builtin:";
 
 bool starts_with(const std::string& s, const char* p);
-// s without leading and trailing ASCII white space.
-std::string trim(const std::string& s);
 // Lexical normalisation of a relative or absolute path ("a/./b/../c" -> "a/c").
 std::string normalize(const std::string& p);
 // Directory of a file name: "." for a bare name, "/" for a file in the root;

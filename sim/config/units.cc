@@ -185,20 +185,6 @@ const unit_def* find_unit(const unit_def* u, size_t n, const std::string& s, boo
     return nullptr;
 }
 
-std::string fmt_g(double v)
-{
-    char buf[64];
-    if (v == std::floor(v) && std::fabs(v) < 1e15) {
-        std::snprintf(buf, sizeof buf, "%.0f", v);  // whole numbers without exponent
-        return buf;
-    }
-    for (int p = 1; p <= 17; p++) {  // shortest text that reads back as v
-        std::snprintf(buf, sizeof buf, "%.*g", p, v);
-        if (std::strtod(buf, nullptr) == v)
-            break;
-    }
-    return buf;
-}
 
 // v / u with at most 3 decimals, trailing zeros stripped ("21.28").
 std::string fmt_scaled(uint64_t v, uint64_t u)
@@ -222,7 +208,7 @@ std::string fmt_scaled(uint64_t v, uint64_t u)
 std::string fmt_decimal_units(double v, const unit_def* u, size_t n)
 {
     if (v < 0 || v != std::floor(v) || v > 1.8e16)
-        return fmt_g(v) + u[0].name;
+        return shortest_number(v) + u[0].name;
     const uint64_t x = (uint64_t)v;
     if (x == 0)
         return std::string("0") + u[0].name;
@@ -237,7 +223,7 @@ std::string fmt_decimal_units(double v, const unit_def* u, size_t n)
 std::string fmt_bytes(double v)
 {
     if (v < 0 || v != std::floor(v) || v > 1.8e19)
-        return fmt_g(v) + "B";
+        return shortest_number(v) + "B";
     const uint64_t x = (uint64_t)v;
     if (x == 0)
         return "0B";
@@ -268,6 +254,21 @@ std::string lower(std::string s)
 }
 
 } // namespace
+
+std::string shortest_number(double v)
+{
+    char buf[64];
+    if (v == std::floor(v) && std::fabs(v) < 1e15) {
+        std::snprintf(buf, sizeof buf, "%.0f", v);  // whole numbers without exponent
+        return buf;
+    }
+    for (int p = 1; p <= 17; p++) {  // shortest text that reads back as v
+        std::snprintf(buf, sizeof buf, "%.*g", p, v);
+        if (std::strtod(buf, nullptr) == v)
+            break;
+    }
+    return buf;
+}
 
 const char* units_kind_name(param_kind k)
 {
@@ -477,7 +478,7 @@ std::string units_format_kind(param_kind k, double v)
             std::snprintf(buf, sizeof buf, "%.0f", v);
             return buf;
         }
-        return fmt_g(v);
+        return shortest_number(v);
     }
     case param_kind::hz: return fmt_decimal_units(v, k_hz_units, 4);
     case param_kind::bps: return fmt_decimal_units(v, k_bps_units, 4);
@@ -487,18 +488,18 @@ std::string units_format_kind(param_kind k, double v)
             return "0s";
         return fmt_decimal_units(v, t, 5);
     }
-    case param_kind::ratio: return fmt_g(v);
+    case param_kind::ratio: return shortest_number(v);
     case param_kind::boolean: return v != 0 ? "true" : "false";
-    case param_kind::choice: return fmt_g(v);
+    case param_kind::choice: return shortest_number(v);
     }
-    return fmt_g(v);
+    return shortest_number(v);
 }
 
 std::string units_format(const param_desc& d, double v)
 {
     if (d.kind == param_kind::choice) {
         const std::string n = models::param_choice_name(d, (unsigned)v);
-        return n.empty() ? fmt_g(v) : n;
+        return n.empty() ? shortest_number(v) : n;
     }
     return units_format_kind(d.kind, v);
 }

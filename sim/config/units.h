@@ -56,4 +56,8 @@ const char* units_kind_syntax(models::param_kind k);
 // Returns "" / 1 for kinds without units.
 std::string units_display_unit(models::param_kind k, double max_abs, double* scale);
 
+// Shortest decimal text that reads back as v; whole numbers (below 1e15)
+// without exponent.
+std::string shortest_number(double v);
+
 } // namespace sim

@@ -1,5 +1,6 @@
 // sim/results/json.cc: JSON helpers (json.h).
 #include "sim/results/json.h"
+#include "sim/config/units.h"
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -77,22 +78,7 @@ std::string json_object_text(JsonObject* o)
     return s;
 }
 
-std::string number_text(double v)
-{
-    if (std::isnan(v))
-        return "nan";
-    char buf[64];
-    if (v == std::floor(v) && std::fabs(v) < 1e15) {
-        std::snprintf(buf, sizeof buf, "%.0f", v);  // whole numbers without exponent
-        return buf;
-    }
-    for (int p = 1; p <= 17; p++) {  // shortest text that reads back as v
-        std::snprintf(buf, sizeof buf, "%.*g", p, v);
-        if (std::strtod(buf, nullptr) == v)
-            break;
-    }
-    return buf;
-}
+std::string number_text(double v) { return std::isnan(v) ? "nan" : shortest_number(v); }
 
 static void flatten(JsonNode* n, const std::string& prefix, std::vector<std::pair<std::string, std::string>>* out)
 {
