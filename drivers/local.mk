@@ -25,7 +25,7 @@ drivers_libkhost_a_SOURCES = \
 	drivers/khost/khost.h drivers/khost/khost.cc drivers/khost/simhost.cc drivers/khost/hooks.cc \
 	drivers/khost/arm_dma.h drivers/khost/arm_dma.cc \
 	drivers/khost/coherence.h drivers/khost/coherence.cc \
-	drivers/khost/driver_build.h drivers/khost/driver_build.cc \
+	drivers/khost/driver_build.h drivers/khost/driver_build.cc drivers/khost/host_dirs.h drivers/khost/host_dirs.cc \
 	drivers/khost/stress.h drivers/khost/stress.cc \
 	drivers/khost/hog_task.h drivers/khost/hog_task.cc \
 	drivers/khost/app.h drivers/khost/app.cc \

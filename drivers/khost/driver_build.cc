@@ -1,4 +1,5 @@
 #include "drivers/khost/driver_build.h"
+#include "drivers/khost/host_dirs.h"
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
@@ -193,83 +194,23 @@ void mkdirs(const std::string& path)
         io_fail("cannot create " + path, ENOTDIR);
 }
 
-void rm_tree(const std::string& path)
-{
-    if (DIR* d = opendir(path.c_str())) {
-        while (dirent* e = readdir(d)) {
-            if (!std::strcmp(e->d_name, ".") || !std::strcmp(e->d_name, ".."))
-                continue;
-            const std::string p = path + "/" + e->d_name;
-            struct stat st;
-            if (lstat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
-                rm_tree(p);
-            else
-                unlink(p.c_str());
-        }
-        closedir(d);
-    }
-    rmdir(path.c_str());
-}
-
-// This host's name as it appears in build directory names (no '/').
-std::string host_name()
-{
-    char h[256] = "localhost";
-    gethostname(h, sizeof h - 1);
-    h[sizeof h - 1] = 0;
-    std::string s = h;
-    std::replace(s.begin(), s.end(), '/', '_');
-    return s;
-}
-
-// A process that exists and is not a zombie (a build killed with its parent
-// may stay a zombie where nobody reaps orphans, e.g. in containers).
-bool process_alive(long pid)
-{
-    if (kill((pid_t)pid, 0) != 0 && errno == ESRCH)
-        return false;
-    std::ifstream f("/proc/" + std::to_string(pid) + "/stat");
-    std::string text;
-    if (!f || !std::getline(f, text))
-        return true;  // no /proc: trust kill()
-    const size_t rp = text.rfind(')');
-    return !(rp != std::string::npos && rp + 2 < text.size() && (text[rp + 2] == 'Z' || text[rp + 2] == 'X'));
-}
-
 // Build directories of builds that ended without finishing (killed, or the
 // machine went down) are removed by the next build: "build-<pid>@<host>-*"
 // of a dead process of this host, and "build.*" (the form without a pid)
 // not touched for a day.
 void clean_stale_builds(const std::string& cache_dir)
 {
-    DIR* d = opendir(cache_dir.c_str());
-    if (!d)
-        return;
-    const std::string host = host_name();
-    std::vector<std::string> dead;
-    while (dirent* e = readdir(d)) {
-        const std::string n = e->d_name;
-        const std::string path = cache_dir + "/" + n;
-        if (n.compare(0, 6, "build.") == 0) {
+    std::vector<std::string> dead = stale_dirs(cache_dir, "build-");
+    if (DIR* d = opendir(cache_dir.c_str())) {
+        while (dirent* e = readdir(d)) {
+            const std::string n = e->d_name, path = cache_dir + "/" + n;
             struct stat st;
-            if (lstat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && time(nullptr) - st.st_mtime > 24 * 3600)
+            if (n.compare(0, 6, "build.") == 0 && lstat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode) &&
+                time(nullptr) - st.st_mtime > 24 * 3600)
                 dead.push_back(path);
-            continue;
         }
-        if (n.compare(0, 6, "build-") != 0)
-            continue;
-        const size_t at = n.find('@');
-        const size_t dash = n.rfind('-');
-        if (at == std::string::npos || dash == std::string::npos || dash < at)
-            continue;
-        char* end = nullptr;
-        const long pid = std::strtol(n.c_str() + 6, &end, 10);
-        if (end != n.c_str() + at || pid <= 0 || n.substr(at + 1, dash - at - 1) != host)
-            continue;
-        if (!process_alive(pid))
-            dead.push_back(path);
+        closedir(d);
     }
-    closedir(d);
     for (const auto& p : dead)
         rm_tree(p);
 }

@@ -1,6 +1,7 @@
 // sim/results/run_dir.cc: run directories (run_dir.h): the temporary
 // directory, its rename into place, stale ones of dead runs, signal cleanup.
 #include "sim/results/run_dir.h"
+#include "drivers/khost/host_dirs.h"
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -57,104 +58,16 @@ bool write_file_atomic(const std::string& path, const std::string& content, std:
     return true;
 }
 
-// Removes the entries of the directory open as dfd (taken), recursively,
-// never following a symbolic link: subdirectories are opened relative to
-// their parent with O_NOFOLLOW, and a link is removed as a link.
-static void rm_entries(int dfd)
-{
-    DIR* d = fdopendir(dfd);
-    if (!d) {
-        close(dfd);
-        return;
-    }
-    std::vector<std::string> names;
-    while (dirent* e = readdir(d))
-        if (std::strcmp(e->d_name, ".") && std::strcmp(e->d_name, ".."))
-            names.push_back(e->d_name);
-    const int fd = dirfd(d);
-    for (const auto& n : names) {
-        struct stat st;
-        if (fstatat(fd, n.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0)
-            continue;
-        if (S_ISDIR(st.st_mode)) {
-            const int sub = openat(fd, n.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-            if (sub >= 0)
-                rm_entries(sub);
-            unlinkat(fd, n.c_str(), AT_REMOVEDIR);
-        } else {
-            unlinkat(fd, n.c_str(), 0);
-        }
-    }
-    closedir(d);
-}
-
-// Removes a directory tree this process or a dead run made. The top path
-// must be a directory itself, not a link to one: anything else is left alone.
-static void rm_tree(const std::string& path)
-{
-    struct stat st;
-    if (lstat(path.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
-        return;
-    const int fd = open(path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0)
-        return;
-    rm_entries(fd);
-    rmdir(path.c_str());
-}
-
 bool run_dir_complete(const std::string& dir)
 {
     return g_file_test((dir + "/summary.json").c_str(), G_FILE_TEST_IS_REGULAR);
 }
 
-static std::string host_name()
-{
-    char h[256] = "localhost";
-    gethostname(h, sizeof h - 1);
-    return h;
-}
-
-// A process that exists and is not a zombie (a killed run whose parent died
-// too may stay a zombie where nobody reaps orphans, e.g. in containers).
-static bool process_alive(long pid)
-{
-    if (kill((pid_t)pid, 0) != 0 && errno == ESRCH)
-        return false;
-    const std::string stat = "/proc/" + std::to_string(pid) + "/stat";
-    gchar* text = nullptr;
-    if (!g_file_get_contents(stat.c_str(), &text, nullptr, nullptr))
-        return true;  // no /proc: trust kill()
-    const char* rp = std::strrchr(text, ')');
-    const bool zombie = rp && rp[1] == ' ' && (rp[2] == 'Z' || rp[2] == 'X');
-    g_free(text);
-    return !zombie;
-}
-
 // Remove ".tmp-<pid>@<host>-*" directories of dead processes on this host.
 void run_dir_clean_stale(const std::string& parent)
 {
-    DIR* d = opendir(parent.c_str());
-    if (!d)
-        return;
-    const std::string host = host_name();
-    std::vector<std::string> dead;
-    while (dirent* e = readdir(d)) {
-        const std::string n = e->d_name;
-        if (n.compare(0, 5, ".tmp-") != 0)
-            continue;
-        const size_t at = n.find('@');
-        const size_t dash = n.rfind('-');
-        if (at == std::string::npos || dash == std::string::npos || dash < at)
-            continue;
-        const long pid = std::strtol(n.substr(5, at - 5).c_str(), nullptr, 10);
-        if (n.substr(at + 1, dash - at - 1) != host || pid <= 0)
-            continue;
-        if (!process_alive(pid))
-            dead.push_back(parent + "/" + n);
-    }
-    closedir(d);
-    for (const auto& p : dead)
-        rm_tree(p);
+    for (const auto& p : khost::stale_dirs(parent, ".tmp-"))
+        khost::rm_tree(p);
 }
 
 bool run_dir::make_tmp(const std::string& parent, const std::string& base, std::string* err)
@@ -162,7 +75,7 @@ bool run_dir::make_tmp(const std::string& parent, const std::string& base, std::
     if (!make_dirs(parent, &m_created, err))
         return false;
     run_dir_clean_stale(parent);
-    std::string t = parent + "/.tmp-" + std::to_string(getpid()) + "@" + host_name() + "-XXXXXX";
+    std::string t = parent + "/.tmp-" + std::to_string(getpid()) + "@" + khost::host_name() + "-XXXXXX";
     std::vector<char> buf(t.begin(), t.end());
     buf.push_back(0);
     if (!mkdtemp(buf.data())) {
@@ -220,7 +133,7 @@ bool run_dir::commit(std::string* final_path, bool* already_done, std::string* e
         if (m_fixed) {
             if (run_dir_complete(target)) {
                 *already_done = true;
-                rm_tree(m_tmp);
+                khost::rm_tree(m_tmp);
                 m_open = false;
                 *final_path = target;
                 return true;
@@ -239,7 +152,7 @@ bool run_dir::commit(std::string* final_path, bool* already_done, std::string* e
 void run_dir::discard()
 {
     if (m_open)
-        rm_tree(m_tmp);
+        khost::rm_tree(m_tmp);
     m_open = false;
     for (size_t i = m_created.size(); i-- > 0;)
         rmdir(m_created[i].c_str());  // only if still empty
