@@ -3,8 +3,8 @@
  * fec.h: registers, buffer descriptors and driver state of fecsim's FEC/ENET
  * driver (fec_main.c). Written from scratch against the kernel API; the
  * register map and bit meanings follow the i.MX6Q ENET as documented in
- * hw-facts sections 1.3 and 1.4, the sizes and thresholds follow the Linux
- * v5.4 fec driver (hw-facts 2.1).
+ * docs/sources.md §1.3 and 1.4, the sizes and thresholds follow the Linux
+ * v5.4 fec driver (docs/sources.md §2.1).
  *
  * Only what the i.MX6Q needs is here: one RX and one TX ring, enhanced
  * (32-byte) descriptors, no AVB rings, no interrupt coalescing registers.
@@ -70,7 +70,7 @@
 
 /*
  * v5.4-era masks: MII stays enabled for MDIO completions, and while NAPI
- * runs RX and TX are masked by leaving only MII (hw-facts 2.4).
+ * runs RX and TX are masked by leaving only MII (docs/sources.md §2.4).
  */
 #define FEC_DEFAULT_IMASK	(FEC_ENET_TXF | FEC_ENET_RXF | FEC_ENET_MII)
 #define FEC_NAPI_IMASK		FEC_ENET_MII
@@ -270,7 +270,7 @@ struct fec_bufdesc_ex {
 #define BD_ENET_TX_IINS		0x08000000	/* insert IP header checksum */
 
 /******************************************************************************
- * Sizes and defaults (Linux v5.4, hw-facts 2.1)
+ * Sizes and defaults (Linux v5.4, docs/sources.md §2.1)
  *****************************************************************************/
 
 #define FEC_ENET_RX_FRSIZE	2048	/* bytes per RX buffer */

@@ -7,7 +7,7 @@
  * from Linux's drivers/net/ethernet/freescale/fec_main.c. What it does
  * reproduce is the structure and the per-frame behaviour of that driver's
  * RX and TX paths as of Linux v5.4 on an i.MX6Q, because fecsim replays a
- * measurement made with it (hw-facts sections 0 and 2):
+ * measurement made with it (docs/sources.md §0 and 2):
  *
  *  - one RX and one TX ring of enhanced 32-byte descriptors in one coherent
  *    (uncached) block, 512 entries each by default;
@@ -108,7 +108,7 @@ static inline struct fec_bufdesc_ex *fec_bd_ex(struct fec_bufdesc *bdp)
 	return container_of(bdp, struct fec_bufdesc_ex, bd);
 }
 
-/* Bytes mapped per RX buffer: 2048 - 15 = 2033 on ARM (hw-facts 2.1). */
+/* Bytes mapped per RX buffer: 2048 - 15 = 2033 on ARM (docs/sources.md §2.1). */
 static inline unsigned int fec_rx_map_len(const struct fec_enet_private *fep)
 {
 	return FEC_ENET_RX_FRSIZE - fep->rx_align;
@@ -462,7 +462,7 @@ static bool fec_enet_copybreak(struct net_device *ndev, struct sk_buff **skb,
 	if (!copy)
 		return false;
 
-	/* the whole mapped buffer, as in v5.4 (hw-facts 0, 4.4) */
+	/* the whole mapped buffer, as in v5.4 (docs/sources.md §0, 4.4) */
 	dma_sync_single_for_cpu(&fep->pdev->dev,
 				le32_to_cpu(bdp->cbd_bufaddr),
 				fec_rx_map_len(fep), DMA_FROM_DEVICE);
@@ -474,7 +474,7 @@ static bool fec_enet_copybreak(struct net_device *ndev, struct sk_buff **skb,
 
 /*
  * Pass one good frame up and leave its descriptor with a buffer the MAC
- * may fill again (hw-facts 2.2, steps 4 to 11).
+ * may fill again (docs/sources.md §2.2, steps 4 to 11).
  */
 static void fec_enet_rx_frame(struct net_device *ndev,
 			      struct fec_rx_queue *rxq, struct fec_bufdesc *bdp)
@@ -744,7 +744,7 @@ static void fec_enet_tx_account(struct net_device *ndev, struct sk_buff *skb,
 		ndev->stats.collisions++;
 }
 
-/* Reclaim descriptors the MAC has finished with (hw-facts 2.3). */
+/* Reclaim descriptors the MAC has finished with (docs/sources.md §2.3). */
 static void fec_enet_tx_queue(struct net_device *ndev)
 {
 	struct netdev_queue *nq = netdev_get_tx_queue(ndev, 0);
@@ -805,7 +805,7 @@ static void fec_enet_tx(struct net_device *ndev)
 }
 
 /******************************************************************************
- * Interrupt and NAPI (v5.4 scheme, hw-facts 2.4)
+ * Interrupt and NAPI (v5.4 scheme, docs/sources.md §2.4)
  *****************************************************************************/
 
 static irqreturn_t fec_enet_interrupt(int irq __always_unused, void *dev_id)

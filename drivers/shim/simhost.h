@@ -60,7 +60,7 @@ void simhost_prefetch(const void *p);
 uint32_t simhost_mmio_read32(uint64_t pa);
 void simhost_mmio_write32(uint64_t pa, uint32_t v);
 
-/* Barriers as on ARMv7 with an outer PL310 (hw-facts 4.5). */
+/* Barriers as on ARMv7 with an outer PL310 (docs/sources.md §4.5). */
 enum simhost_barrier {
 	SIMHOST_DSB = 0,	/* rmb(), dsb */
 	SIMHOST_DSB_OUTER_SYNC,	/* wmb()/mb(): dsb + PL310 CACHE_SYNC */

@@ -80,7 +80,7 @@ START_TEST(test_rx_shift16)
     b.run_until(30 * US);
     const bd d = b.rx_bd(0);
     ck_assert_msg(d.sc & RXBD_L, "frame delivered, sc 0x%04x", d.sc);
-    // The length counts the 2 shift bytes (the driver skb_pulls them, hw-facts 2.2).
+    // The length counts the 2 shift bytes (the driver skb_pulls them, docs/sources.md §2.2).
     ck_assert_uint_eq(d.datlen, 248);
     const uint8_t* buf = b.pm.dram_view(b.rx_buf(0));
     ck_assert_msg(buf[0] == 0 && buf[1] == 0, "2 pad bytes written before the frame");
@@ -335,7 +335,7 @@ START_TEST(test_rx_pause_prevents_overflow)
     b.mac.phy_pause.bind(src.pause_in);
     b.start();
     b.cpu.wr(REG_RCR, (1984u << RCR_MAX_FL_SHIFT) | RCR_MII_MODE | RCR_FCE);
-    b.cpu.wr(REG_RSEM, 0x84);  // 1056 B, as Linux sets with pause on (hw-facts 1.2)
+    b.cpu.wr(REG_RSEM, 0x84);  // 1056 B, as Linux sets with pause on (docs/sources.md §1.2)
     b.cpu.wr(REG_OPD, 1000);   // 1000 quanta = 5.12 ms at 100 Mbit/s
     b.arm_rx_ring(64, 4);
     b.cpu.wr(REG_RDAR, 0);

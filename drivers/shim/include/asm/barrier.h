@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* ARMv7 + PL310 barriers (CONFIG_ARM_DMA_MEM_BUFFERABLE, SMP): hw-facts 4.5. */
+/* ARMv7 + PL310 barriers (CONFIG_ARM_DMA_MEM_BUFFERABLE, SMP): docs/sources.md §4.5. */
 #ifndef _ASM_BARRIER_H
 #define _ASM_BARRIER_H
 #include "../../simhost.h"

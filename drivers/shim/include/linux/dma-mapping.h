@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Streaming and coherent DMA (v5.4 semantics). On the non-coherent profile
- * map/unmap/sync perform the ARMv7 + PL310 cache maintenance (hw-facts 4.4);
+ * map/unmap/sync perform the ARMv7 + PL310 cache maintenance (docs/sources.md §4.4);
  * on a coherent profile they are counted and free. dma_alloc_coherent
  * returns uncached memory.
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * MMIO on ARMv7 (hw-facts 4.5): writel() = wmb() + relaxed store, readl() =
+ * MMIO on ARMv7 (docs/sources.md §4.5): writel() = wmb() + relaxed store, readl() =
  * relaxed load + rmb(). An __iomem pointer is a token: the shim maps device
  * physical ranges into a reserved host range that is never dereferenced.
  */

@@ -24,7 +24,7 @@
 #define GENMASK(h, l) (((~0UL) << (l)) & (~0UL >> (8 * sizeof(long) - 1 - (h))))
 #define PAGE_SIZE 4096UL
 #define PAGE_SHIFT 12
-#define L1_CACHE_BYTES 64	/* CONFIG_ARM_L1_CACHE_SHIFT=6 on multi_v7 (hw-facts 2.1) */
+#define L1_CACHE_BYTES 64	/* CONFIG_ARM_L1_CACHE_SHIFT=6 on multi_v7 (docs/sources.md §2.1) */
 #define SMP_CACHE_BYTES 64
 #define cpu_to_le16(x) ((u16)(x))
 #define cpu_to_le32(x) ((u32)(x))

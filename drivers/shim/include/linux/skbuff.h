@@ -3,7 +3,7 @@
  * Socket buffers. sk_buff structs and their data live in cached simulated
  * memory, so every field the driver touches costs an L1 access. Data buffers
  * come from a page-fragment allocator in SMP_CACHE_BYTES (64-B) units with
- * NET_SKB_PAD headroom, as on 32-bit ARM (hw-facts 2.1).
+ * NET_SKB_PAD headroom, as on 32-bit ARM (docs/sources.md §2.1).
  */
 #ifndef _LINUX_SKBUFF_H
 #define _LINUX_SKBUFF_H
