@@ -191,27 +191,21 @@ tick_t l1_cache::uncached(uint64_t pa, unsigned len, bool is_write, tick_t t)
     return l2_call(tlm::TLM_READ_COMMAND, pa, nullptr, len, true, false, t) - t;
 }
 
-tick_t l1_cache::read(uint64_t pa, unsigned len, tick_t t)
+// A load or store of len bytes at pa: uncached, or line by line through the cache.
+inline tick_t l1_cache::access_bytes(uint64_t pa, unsigned len, bool write, tick_t t)
 {
     if (m_mem.is_uncached(pa))
-        return uncached(pa, len, false, t);
+        return uncached(pa, len, write, t);
     tick_t lat = 0;
     const uint64_t last = (pa + (len ? len : 1) - 1) & m_line_mask;
     for (uint64_t l = pa & m_line_mask; l <= last; l += m_arr.line_bytes())
-        lat += access_line(l, false, t + lat);
+        lat += access_line(l, write, t + lat);
     return lat;
 }
 
-tick_t l1_cache::write(uint64_t pa, unsigned len, tick_t t)
-{
-    if (m_mem.is_uncached(pa))
-        return uncached(pa, len, true, t);
-    tick_t lat = 0;
-    const uint64_t last = (pa + (len ? len : 1) - 1) & m_line_mask;
-    for (uint64_t l = pa & m_line_mask; l <= last; l += m_arr.line_bytes())
-        lat += access_line(l, true, t + lat);
-    return lat;
-}
+tick_t l1_cache::read(uint64_t pa, unsigned len, tick_t t) { return access_bytes(pa, len, false, t); }
+
+tick_t l1_cache::write(uint64_t pa, unsigned len, tick_t t) { return access_bytes(pa, len, true, t); }
 
 void l1_cache::apply_maint(l1_op op, uint64_t pa, tick_t t)
 {

@@ -116,6 +116,7 @@ private:
     void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
     tick_t access_line(uint64_t lpa, bool is_write, tick_t t);
     tick_t uncached(uint64_t pa, unsigned len, bool is_write, tick_t t);
+    tick_t access_bytes(uint64_t pa, unsigned len, bool write, tick_t t);
     // Fill lpa into slot from the PL310 at t; returns when the data is there.
     tick_t fill(int slot, uint64_t lpa, tick_t t);
     int make_room(uint64_t lpa, tick_t t);

@@ -514,27 +514,25 @@ std::string units_display_unit(param_kind k, double max_abs, double* scale)
     static const du hz[] = {{"Hz", 1}, {"kHz", 1e3}, {"MHz", 1e6}, {"GHz", 1e9}};
     static const du bps[] = {{"bit/s", 1}, {"kbit/s", 1e3}, {"Mbit/s", 1e6}, {"Gbit/s", 1e9}};
     static const du time[] = {{"ps", 1}, {"ns", 1e3}, {"us", 1e6}, {"ms", 1e9}, {"s", 1e12}};
+    struct by_kind {
+        param_kind kind;
+        const du* t;
+        size_t n;
+    };
+    static const by_kind kinds[] = {{param_kind::bytes, bytes, 4},
+                                    {param_kind::hz, hz, 4},
+                                    {param_kind::bps, bps, 4},
+                                    {param_kind::time, time, 5}};
     const du* t = nullptr;
     size_t n = 0;
-    switch (k) {
-    case param_kind::bytes:
-        t = bytes;
-        n = 4;
-        break;
-    case param_kind::hz:
-        t = hz;
-        n = 4;
-        break;
-    case param_kind::bps:
-        t = bps;
-        n = 4;
-        break;
-    case param_kind::time:
-        t = time;
-        n = 5;
-        break;
-    case param_kind::cycles: *scale = 1; return "cycles";
-    default: *scale = 1; return "";
+    for (const auto& b : kinds)
+        if (b.kind == k) {
+            t = b.t;
+            n = b.n;
+        }
+    if (!t) {
+        *scale = 1;
+        return k == param_kind::cycles ? "cycles" : "";
     }
     size_t best = 0;
     for (size_t i = 0; i < n; i++)

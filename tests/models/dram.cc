@@ -8,12 +8,26 @@
 using namespace models;
 using namespace models::mem;
 
+namespace {
+
+// One DRAM channel at the default configuration over its own memory; the
+// time resolution is fixed before any model exists.
+struct dram_rig {
+    struct time_first {
+        time_first() { time_setup(); }
+    } tf;
+    dram_config cfg;
+    phys_mem pm{cfg.phys()};
+    dram d{"dram", cfg, pm};
+};
+
+} // namespace
+
 START_TEST(test_read_write_data_and_latency)
 {
-    time_setup();
-    dram_config cfg;
-    phys_mem pm(cfg.phys());
-    dram d("dram", cfg, pm);
+    dram_rig rig;
+    dram& d = rig.d;
+    phys_mem& pm = rig.pm;
     mem_txn tx;
     uint8_t buf[32], out[32];
     for (int i = 0; i < 32; i++)
@@ -33,10 +47,8 @@ END_TEST
 
 START_TEST(test_contention_raises_latency)
 {
-    time_setup();
-    dram_config cfg;
-    phys_mem pm(cfg.phys());
-    dram d("dram", cfg, pm);
+    dram_rig rig;
+    dram& d = rig.d;
     mem_txn tx;
     uint8_t out[32];
     tx.set(tlm::TLM_READ_COMMAND, 0x10000000, out, 32);
@@ -58,10 +70,9 @@ END_TEST
 
 START_TEST(test_backing_is_lazy_and_timing_only_outside)
 {
-    time_setup();
-    dram_config cfg;
-    phys_mem pm(cfg.phys());
-    dram d("dram", cfg, pm);
+    dram_rig rig;
+    dram& d = rig.d;
+    const dram_config& cfg = rig.cfg;
     uint8_t out[32];
     std::memset(out, 0xAA, sizeof out);
     mem_txn tx;
