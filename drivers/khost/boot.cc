@@ -1,5 +1,6 @@
 #include "drivers/khost/boot.h"
 #include "common/log.h"
+#include "common/ticks.h"
 #include "drivers/khost/driver_build.h"
 #include "drivers/shim/shim.h"
 

@@ -14,9 +14,7 @@
 #include <utility>
 #include <vector>
 #include "drivers/khost/khost_config.h"
-#include "common/params.h"
 #include "common/stats.h"
-#include "cpu/core.h"
 
 namespace khost {
 

@@ -142,10 +142,12 @@ void on_signal(int sig, siginfo_t* si, void* ucv)
     }
     g_last.reset(new fault_report(fault_here(core::current(), pc, signal_name(sig), detail)));
     core::clear_current();
-    const std::string t = "fecsim: driver fault: " + g_last->text() + "\n";
-    say(t.c_str());
-    if (g_on_fatal)
-        g_on_fatal(*g_last);
+    if (g_on_fatal) {
+        g_on_fatal(*g_last);  // reports it with the results
+    } else {
+        const std::string t = "fecsim: driver fault: " + g_last->text() + "\n";
+        say(t.c_str());
+    }
     _exit(3);
 }
 

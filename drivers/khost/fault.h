@@ -53,9 +53,9 @@ const fault_report* last_fault();
 void watch_cores(const std::vector<models::cpu::core*>& cores);
 
 // Signal and no-progress watchdog for the duration of a simulation (one at a
-// time). on_fatal runs inside the signal handler, on an alternate stack,
-// after the report has been printed to stderr: it may write the run's
-// partial results; then the process exits with status 3. A second fault
+// time). on_fatal runs inside the signal handler, on an alternate stack: it
+// reports the fault (without one the handler prints it to stderr) and may
+// write the run's partial results; then the process exits with status 3. A second fault
 // while on_fatal runs kills the process with the signal. wall_timeout_s <= 0:
 // no progress watchdog.
 class fault_guard {

@@ -65,14 +65,19 @@ START_TEST(test_endless_napi_poll_with_lock_held)
 }
 END_TEST
 
-// The watchdog is configuration: with it off the same loop runs to the end
-// of the (short) run and the run completes.
+// The watchdog is configuration: with it off the same loop (stuck for about
+// 440 ms of this 450-ms run, past the default 200 ms) runs to the end and the
+// run completes; with a shorter timeout it fires earlier.
 START_TEST(test_lockup_timeout_is_a_key)
 {
-    const proc_result r = fecsim({"run", "--patch", fecsim_srcdir() + "/tests/fixtures/fault-napi-loop.patch", "-o",
-                                  "scenario.duration=100ms", "-o", "kernel.lockup_timeout=0s", "-q", "--out",
-                                  g_tmp + "/res"});
+    const std::string fixture = fecsim_srcdir() + "/tests/fixtures/fault-napi-loop.patch";
+    proc_result r = fecsim({"run", "--patch", fixture, "-o", "scenario.duration=400ms", "-o",
+                            "kernel.lockup_timeout=0s", "-q", "--out", g_tmp + "/res"});
     ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err.c_str());
+    r = fecsim({"run", "--patch", fixture, "-o", "scenario.duration=400ms", "-o", "kernel.lockup_timeout=20ms", "-q",
+                "--out", g_tmp + "/res2"});
+    ck_assert_msg(r.status == 3, "exit %d: %s", r.status, r.err.c_str());
+    ck_assert_msg(r.err.find("stuck for 20.") != std::string::npos, "%s", r.err.c_str());
 }
 END_TEST
 
