@@ -127,6 +127,10 @@ bool vary_parse(const std::string& spec, const units_context& ctx, vary_key* out
     const param_desc* d = g->find_param(kname);
     const string_key* sk = g->find_string(kname);
     if (!d && !sk) {
+        if (const moved_key* m = registry_moved(gname, kname)) {
+            *err = "--vary " + key + ": " + moved_key_message(*m);
+            return false;
+        }
         const std::string c = closest_name(kname, g->keys(false));
         *err = "--vary " + key + ": unknown key '" + kname + "' in [" + gname + "]" +
                (c.empty() ? "" : "; did you mean " + c + "?");

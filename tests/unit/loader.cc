@@ -8,6 +8,7 @@
 #include <string>
 #include <sys/stat.h>
 #include <vector>
+#include "sim/results/sweep.h"
 #include "sim/config/registry.h"
 #include "sim/config/scenario.h"
 #include "sim/config/units.h"
@@ -290,6 +291,11 @@ START_TEST(test_moved_keys)
         ck_assert(registry_moved(from.substr(0, from.find('.')), from.substr(from.find('.') + 1)) == &m);
     }
     ck_assert(registry_moved("kernel", "netdev_budget") == nullptr);
+    // --vary gives the same message.
+    vary_key vk;
+    std::string err;
+    ck_assert(!vary_parse("cpu.netdev_budget=64,128", units_context(), &vk, &err));
+    CK_STR_EQ(err.c_str(), "--vary cpu.netdev_budget: cpu.netdev_budget moved to [kernel]: write kernel.netdev_budget");
 }
 END_TEST
 
