@@ -49,7 +49,7 @@ struct sk_buff {
 	unsigned char *tail;
 	unsigned char *end;
 	unsigned int truesize;
-	char cb[48];
+	char cb[48] __aligned(8);	/* the kernel aligns it too: drivers store u64 there */
 };
 
 static inline struct skb_shared_info *skb_shinfo(const struct sk_buff *skb)
