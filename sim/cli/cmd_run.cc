@@ -109,6 +109,7 @@ struct run_options {
     gboolean list_all = false;
     gint watchdog_s = 10;            // wall seconds without simulated progress before the run is stopped
     std::vector<std::string> files;  // the scenario files
+    ~run_options() { g_free(out); g_free(run_dir_opt); g_free(trace); g_free(vcd); }
 };
 
 static bool run_parse_options(int argc, char** argv, run_options* o, int* status)
@@ -297,6 +298,7 @@ static int run_simulate(const run_options& o, const resolved_scenario& r, const 
         });
         *sum = (*s)->run();
     } catch (const std::exception& ex) {
+        khost::stack_unwound_here();
         if (*prog)
             (*prog)->finish();
         if (const khost::fault_report* f = khost::last_fault())
