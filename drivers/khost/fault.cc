@@ -154,6 +154,10 @@ void on_signal(int sig, siginfo_t* si, void* ucv)
         std::snprintf(buf, sizeof buf, "simulated time stood still for %.0f s of wall time", g_watch->stalled_s);
         detail = buf;
     }
+    // A stall interrupts whatever host code the core was in (its cost model,
+    // say): the site is the kernel code it last ran.
+    if (sig == SIGUSR2)
+        pc = nullptr;
     g_last.reset(new fault_report(fault_here(core::current(), pc, signal_name(sig), detail)));
     core::clear_current();
     if (g_on_fatal) {
