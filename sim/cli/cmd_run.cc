@@ -12,6 +12,7 @@
 #include "common/log.h"
 #include "sim/cli/commands.h"
 #include "sim/config/docs.h"
+#include "drivers/khost/coherence.h"
 #include "drivers/khost/driver_build.h"
 #include "drivers/khost/fault.h"
 #include "sim/results/progress.h"
@@ -101,7 +102,7 @@ static int print_existing(const std::string& dir, bool json, bool quiet)
 // fecsim run's options, as given.
 struct run_options {
     scenario_options so;
-    gboolean json = false, quiet = false, show_progress = false, strict = false;
+    gboolean json = false, quiet = false, show_progress = false, strict = false, strict_memory = false;
     gchar* out = nullptr;
     gchar* run_dir_opt = nullptr;
     gchar* trace = nullptr;
@@ -129,6 +130,10 @@ static bool run_parse_options(int argc, char** argv, run_options* o, int* status
          "SECONDS"},
         {"strict-coherence", 0, 0, G_OPTION_ARG_NONE, &o->strict,
          "Exit with status 1 if the DMA coherence checker reports any violation (results are kept)",
+         nullptr},
+        {"strict-memory", 0, 0, G_OPTION_ARG_NONE, &o->strict_memory,
+         "Exit with status 1 if the memory checks report anything: heap out of bounds, use after free, double or "
+         "invalid free, leak (results are kept)",
          nullptr},
         {"progress", 0, 0, G_OPTION_ARG_NONE, &o->show_progress,
          "Show progress even when stderr is not a terminal", nullptr},
@@ -372,6 +377,17 @@ static int run_finish(const run_options& o, const resolved_scenario& r, const st
         std::fflush(stdout);
     }
     json_node_unref(node);
+    if (o.strict_memory) {
+        uint64_t n = 0;
+        for (const auto& v : sum.violations)
+            if (khost::cv_kind_is_memory_check(v.kind))
+                n += v.count;
+        if (n) {
+            std::fprintf(stderr, "fecsim run: --strict-memory: %llu memory error%s\n", (unsigned long long)n,
+                         n == 1 ? "" : "s");
+            return EXIT_CHECK_FAILED;
+        }
+    }
     if (o.strict && sum.coherence_violations) {
         std::fprintf(stderr, "fecsim run: --strict-coherence: %llu DMA coherence violation%s\n",
                      (unsigned long long)sum.coherence_violations, sum.coherence_violations == 1 ? "" : "s");
