@@ -163,7 +163,7 @@ void soc::sampler()
 
 void soc::boot()
 {
-    m_ndev = driver_boot(m_cfg.driver, board_device{"fec", ENET_BASE, ENET_SIZE, ENET_IRQ},
+    m_ndev = driver_boot(m_cfg.driver, m_driver, board_device{"fec", "2188000.ethernet", "imx6q-fec", ENET_BASE, ENET_SIZE, ENET_IRQ},
                          m_cfg.app.enabled ? m_cfg.app.join_group : 0);
 }
 

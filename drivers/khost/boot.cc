@@ -3,6 +3,8 @@
 #include "common/ticks.h"
 #include "drivers/khost/driver_build.h"
 #include "drivers/shim/shim.h"
+#include "drivers/shim/v6/fecsim_v6.h"
+#include <dlfcn.h>
 
 namespace khost {
 
@@ -28,8 +30,12 @@ void* driver_setup(const driver_config& d, double link_speed_bps)
 {
     driver_build_config b;
     b.source_dir = d.source;
+    b.tree = d.tree;
+    b.tree_driver = d.name;
     b.patches = d.patches;
     void* handle = driver_load(b);  // throws driver_error; registers the driver with the shim
+    if (!d.tree.empty())
+        return handle;  // a tree's driver keeps its own module parameters' defaults
     const std::pair<const char*, std::string> params[] = {
         {"rx_ring_size", std::to_string(d.rx_ring_size)},
         {"tx_ring_size", std::to_string(d.tx_ring_size)},
@@ -59,8 +65,25 @@ void stack_setup(const stack_config& s, uint32_t netdev_budget, uint64_t netdev_
 
 void net_rx_softirq() { shim_net_rx_action(); }
 
-void* driver_boot(const driver_config& d, const board_device& dev, uint32_t join_group)
+// A kernel tree's driver: the shim's 6.x level inside its shared object
+// runs the initcall and the probe (drivers/shim/v6/fecsim_v6.h).
+static void* tree_driver_boot(void* handle, const board_device& dev)
 {
+    auto boot = (int (*)(const fecsim_v6_board*))dlsym(handle, "fecsim_v6_boot");
+    if (!boot)
+        throw driver_error("the tree driver's build has no fecsim_v6_boot (drivers/shim/v6/core.c)");
+    const fecsim_v6_board b{dev.tree_id, dev.dev_name, dev.base, dev.size, dev.irq};
+    const int rc = boot(&b);
+    if (rc)
+        throw driver_error("driver probe failed: " + std::to_string(rc));
+    throw driver_error("the driver probed, but the shim's 6.x level registers no net_device yet "
+                       "(docs/real-drivers.md)");
+}
+
+void* driver_boot(const driver_config& d, void* handle, const board_device& dev, uint32_t join_group)
+{
+    if (!d.tree.empty())
+        return tree_driver_boot(handle, dev);
     int rc = shim_run_initcalls();
     if (rc)
         throw driver_error("driver init failed: " + std::to_string(rc));

@@ -21,6 +21,8 @@ namespace khost {
 // The device the board description (device tree) gives the driver.
 struct board_device {
     const char* compatible;  // platform driver name to match
+    const char* dev_name;    // the device's name ("2188000.ethernet")
+    const char* tree_id;     // its platform_device_id for a kernel tree's driver ("imx6q-fec")
     uint64_t base, size;     // register block
     unsigned irq;
 };
@@ -36,7 +38,8 @@ void net_rx_softirq();
 // On the RX interrupt core at t = 0: initcalls, probe of `dev`, ethtool
 // --set-tunable rx-copybreak, ndo_open, and the multicast join of the
 // application's socket (join_group 0: none). Returns the net_device.
-void* driver_boot(const driver_config& d, const board_device& dev, uint32_t join_group);
+// handle: driver_setup's.
+void* driver_boot(const driver_config& d, void* handle, const board_device& dev, uint32_t join_group);
 
 // net_device counters and ethtool -S of ndev (ethtool reads MIB registers;
 // done outside any core, it costs nothing).

@@ -34,6 +34,8 @@ struct driver_config {
 #include "drivers/khost/driver_params.def"
 #undef P
     std::string source;                // driver directory; "" = drivers/fec of this tree
+    std::string tree;                  // kernel source root to take driver `name` from ("" = none)
+    std::string name;                  // a driver of drivers/khost/kernel_tree.cc ("fec")
     std::vector<std::string> patches;  // unified diffs applied in order (--patch)
 };
 extern const param_table driver_param_table;

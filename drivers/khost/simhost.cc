@@ -5,7 +5,9 @@
 #include <cstring>
 #include <unistd.h>
 #include "common/log.h"
+#include "drivers/khost/fault.h"
 #include "drivers/khost/khost.h"
+#include <string>
 #include "drivers/shim/simhost.h"
 
 using khost::kernel;
@@ -144,6 +146,12 @@ void simhost_stop(const char* fmt, ...)
     va_end(ap);
     std::fflush(stderr);
     _exit(2);
+}
+
+void simhost_stop_on_call(const char* name, const void* caller)
+{
+    khost::fault_stop(caller, "stop on call",
+                      std::string(name) + " is not carried out by the shim (drivers/shim/v6/stop_on_call.list)");
 }
 
 void simhost_log(int level, const char* fmt, ...)

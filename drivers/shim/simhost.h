@@ -113,6 +113,10 @@ void simhost_socket_wake(void);
 
 /* Fatal: stop the run with a message naming the cause (never returns). */
 void simhost_stop(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+/* A kernel function the shim does not carry out was called (a stop-on-call
+ * stub): stop the run as a driver fault (exit 3) naming the function and
+ * the call site (caller: the return address into the calling code). */
+void simhost_stop_on_call(const char *name, const void *caller) __attribute__((noreturn));
 void simhost_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void simhost_trace(const char *func);
 

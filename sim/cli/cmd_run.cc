@@ -173,7 +173,7 @@ static int run_open(const cli& c, const run_options& o, const resolved_scenario&
                                    return f.empty() ? std::string("(no file)") : f;
                                }();
     if (!rd->write("scenario.resolved.ini", scenario_dump(r, header), &err) ||
-        !rd->write("cmdline.txt", cmdline_text(c), &err) || !rd->write("version.txt", version_text(), &err)) {
+        !rd->write("cmdline.txt", cmdline_text(c), &err) || !rd->write("version.txt", version_text() + tree_driver_text(r.cfg.driver), &err)) {
         std::fprintf(stderr, "error: %s\n", err.c_str());
         rd->discard();
         return EXIT_RUN_FAILED;
