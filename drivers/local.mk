@@ -26,7 +26,7 @@ drivers_libkhost_a_SOURCES = \
 	drivers/khost/arm_dma.h drivers/khost/arm_dma.cc \
 	drivers/khost/coherence.h drivers/khost/coherence.cc \
 	drivers/khost/driver_build.h drivers/khost/driver_build.cc drivers/khost/host_dirs.h drivers/khost/host_dirs.cc \
-	drivers/khost/kernel_tree.h drivers/khost/kernel_tree.cc \
+	drivers/khost/kernel_tree.h drivers/khost/kernel_tree.cc drivers/khost/kworker.h drivers/khost/kworker.cc \
 	drivers/khost/stress.h drivers/khost/stress.cc \
 	drivers/khost/hog_task.h drivers/khost/hog_task.cc \
 	drivers/khost/app.h drivers/khost/app.cc \

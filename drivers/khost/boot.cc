@@ -66,18 +66,48 @@ void stack_setup(const stack_config& s, uint32_t netdev_budget, uint64_t netdev_
 void net_rx_softirq() { shim_net_rx_action(); }
 
 // A kernel tree's driver: the shim's 6.x level inside its shared object
-// runs the initcall and the probe (drivers/shim/v6/fecsim_v6.h).
+// runs the initcall, the probe of the device tree's ENET node and dev_open
+// (drivers/shim/v6/fecsim_v6.h). The 5.4 runtime's net_device functions do
+// not apply to it: it returns no net_device (its state: tree_driver_report).
+static void* v6_symbol(void* handle, const char* name)
+{
+    void* f = dlsym(handle, name);
+    if (!f)
+        throw driver_error(std::string("the tree driver's build has no ") + name + " (drivers/shim/v6)");
+    return f;
+}
+
 static void* tree_driver_boot(void* handle, const board_device& dev)
 {
-    auto boot = (int (*)(const fecsim_v6_board*))dlsym(handle, "fecsim_v6_boot");
-    if (!boot)
-        throw driver_error("the tree driver's build has no fecsim_v6_boot (drivers/shim/v6/core.c)");
-    const fecsim_v6_board b{dev.tree_id, dev.dev_name, dev.base, dev.size, dev.irq};
-    const int rc = boot(&b);
+    static const std::string dtb = compile_device_tree(default_dts());
+    auto boot = (int (*)(const fecsim_v6_board*))v6_symbol(handle, "fecsim_v6_boot");
+    auto open = (int (*)(void))v6_symbol(handle, "fecsim_v6_open");
+    const fecsim_v6_board b{dev.tree_id, dev.dev_name, dev.base, dev.size, dev.irq,
+                            dtb.data(), (unsigned long)dtb.size(), "fsl,imx6q-fec"};
+    int rc = boot(&b);
     if (rc)
         throw driver_error("driver probe failed: " + std::to_string(rc));
-    throw driver_error("the driver probed, but the shim's 6.x level registers no net_device yet "
-                       "(docs/real-drivers.md)");
+    rc = open();
+    if (rc)
+        throw driver_error("ndo_open failed: " + std::to_string(rc));
+    return nullptr;
+}
+
+std::string tree_driver_report(void* handle)
+{
+    auto report = handle ? (int (*)(char*, int))dlsym(handle, "fecsim_v6_report") : nullptr;
+    if (!report)
+        return "";
+    char buf[8192];
+    report(buf, sizeof buf);
+    return buf;
+}
+
+std::function<void()> net_rx_softirq_handler(const driver_config& d, void* handle)
+{
+    if (d.tree.empty())
+        return net_rx_softirq;
+    return (void (*)(void))v6_symbol(handle, "fecsim_v6_net_rx_action");
 }
 
 void* driver_boot(const driver_config& d, void* handle, const board_device& dev, uint32_t join_group)

@@ -254,6 +254,19 @@ bool io_failure_in(const std::string& out)
 // part of the cache key.
 static const char* const k_link_flags = "-shared";
 
+// Applies the patches in order with patch -p1 in dir (a copy of `origin`'s files).
+static void apply_patches(const std::string& dir, const std::vector<std::string>& patches, const std::string& origin)
+{
+    for (const auto& p : patches) {
+        std::string out;
+        const int rc = run("patch -p1 --batch --forward --no-backup-if-mismatch -d " + quote(dir) + " -i " +
+                               quote(absolute(p)),
+                           &out);
+        if (rc != 0)
+            step_failed(rc, "patch " + p + " does not apply to " + origin, out);
+    }
+}
+
 // Runs build(tmp) in a fresh build directory of cache_dir and renames it to
 // final_dir, unless final_dir/driver.so exists already. A failed build
 // leaves nothing behind.
@@ -285,14 +298,14 @@ static void cached_build(const std::string& cache_dir, const std::string& final_
     }
 }
 
-static std::string cache_dir_or_default(const std::string& dir)
+std::string driver_cache_dir()
 {
-    if (!dir.empty())
-        return dir;
     const char* env = getenv("FECSIM_CACHE");
     const char* home = getenv("HOME");
     return env ? env : std::string(home ? home : "/tmp") + "/.cache/fecsim/drivers";
 }
+
+static std::string cache_dir_or_default(const std::string& dir) { return dir.empty() ? driver_cache_dir() : dir; }
 
 static void* tree_driver_load(const driver_build_config& cfg);
 static void* load_so(const std::string& so);
@@ -336,14 +349,7 @@ void* driver_load(const driver_build_config& in)
     cached_build(cfg.cache_dir, final_dir, [&](const std::string& tmp) {
             for (const auto& f : files)
                 write_file(tmp + "/" + f, slurp(src + "/" + f));
-            for (const auto& p : cfg.patches) {
-                std::string out;
-                const int rc = run("patch -p1 --batch --forward --no-backup-if-mismatch -d " + quote(tmp) + " -i " +
-                                       quote(absolute(p)),
-                                   &out);
-                if (rc != 0)
-                    step_failed(rc, "patch " + p + " does not apply to " + src, out);
-            }
+            apply_patches(tmp, cfg.patches, src);
             std::string objs;
             for (const auto& f : list_files(tmp, false)) {
                 if (f.compare(f.size() - 2, 2, ".c"))
@@ -442,7 +448,10 @@ bool host_provided(const std::string& s)
     for (const char* p : k_prefixes)
         if (s.compare(0, std::strlen(p), p) == 0)
             return true;
-    return s == "memcpy" || s == "memset" || s == "memmove" || s == "_GLOBAL_OFFSET_TABLE_";
+    // fdt_*: libfdt, which the shim's device tree links (drivers/shim/v6/fdt_api.h);
+    // vsnprintf: the C library's, behind the shim's snprintf and printk.
+    return s == "memcpy" || s == "memset" || s == "memmove" || s == "_GLOBAL_OFFSET_TABLE_" ||
+           s == "vsnprintf" || s.compare(0, 4, "fdt_") == 0;
 }
 
 std::vector<std::string> tool_lines(const std::string& cmd)
@@ -634,6 +643,28 @@ static std::string stop_stubs_source(const std::vector<std::string>& names)
     return c;
 }
 
+std::string default_dts() { return std::string(FECSIM_SRCDIR) + "/scenarios/profiles/imx6q.dts"; }
+
+std::string compile_device_tree(const std::string& dts)
+{
+    (void)slurp(dts);  // a missing or unreadable file is the input's fault
+    std::string out;
+    const int rc = run("dtc -q -I dts -O dtb -o /dev/null " + quote(dts), &out);
+    if (rc != 0)
+        step_failed(rc, "the device tree " + dts + " does not compile (dtc)", out);
+    FILE* p = popen(("dtc -q -I dts -O dtb -o - " + quote(dts) + " 2>/dev/null").c_str(), "r");
+    if (!p)
+        io_fail("cannot run dtc", errno);
+    std::string dtb;
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, p)) > 0)
+        dtb.append(buf, n);
+    if (pclose(p) != 0 || dtb.empty())
+        throw driver_io_error("dtc did not produce a device tree blob from " + dts);
+    return dtb;
+}
+
 static void* tree_driver_load(const driver_build_config& cfg)
 {
     const kernel_tree t = kernel_tree_open(absolute(cfg.tree), cfg.tree_driver);
@@ -678,14 +709,7 @@ static void* tree_driver_load(const driver_build_config& cfg)
         mkdirs(tmp + "/shim");
         for (const auto& f : t.files)
             write_file(ddir + "/" + f, slurp(t.dir + "/" + f));
-        for (const auto& p : cfg.patches) {
-            std::string out;
-            const int rc = run("patch -p1 --batch --forward --no-backup-if-mismatch -d " + quote(tmp) + " -i " +
-                                   quote(absolute(p)),
-                               &out);
-            if (rc != 0)
-                step_failed(rc, "patch " + p + " does not apply to " + t.root, out);
-        }
+        apply_patches(tmp, cfg.patches, t.root);
         write_file(tmp + "/shim/fecsim_kconfig.h", kconfig);
         write_file(tmp + "/shim/stop_on_call.c", stop_stubs_source(stubs));
         const std::string iflags = flags + " -I" + quote(tmp + "/shim");
@@ -715,7 +739,7 @@ static void* tree_driver_load(const driver_build_config& cfg)
         std::string objlist, out;
         for (const auto& o : objs)
             objlist += " " + quote(o);
-        const int rc = run("cd " + quote(tmp) + " && cc " + link + " -o driver.so" + objlist, &out);
+        const int rc = run("cd " + quote(tmp) + " && cc " + link + " -o driver.so" + objlist + " -lfdt", &out);
         if (rc != 0)
             step_failed(rc, "the " + t.driver + " driver does not link", out);
     });

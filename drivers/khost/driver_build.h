@@ -47,6 +47,8 @@ struct driver_build_config {
     std::string cache_dir;             // where builds are kept ("" = default)
 };
 
+// Where builds are kept by default: $FECSIM_CACHE, else ~/.cache/fecsim/drivers.
+std::string driver_cache_dir();
 // The compiler flags every driver object is built with.
 const char* driver_cflags();
 // The kconfig header of a tree driver's build: the i.MX6Q configuration the
@@ -58,7 +60,13 @@ std::string tree_kconfig_header(int version, int patchlevel, int sublevel);
 std::vector<std::string> stop_on_call_list(const std::string& shim_dir);
 // Build (or reuse) and dlopen; returns the handle. Throws driver_error.
 void* driver_load(const driver_build_config& cfg);
-// Default locations in this source tree.
+// The board's device tree for a tree driver: dts compiled with dtc (the
+// blob's bytes). Throws driver_error (a dts that does not compile names
+// dtc's message) or driver_io_error (dtc cannot run).
+std::string compile_device_tree(const std::string& dts);
+// Default locations in this source tree (default_dts: the i.MX6Q profile's
+// scenarios/profiles/imx6q.dts).
+std::string default_dts();
 std::string default_driver_dir();
 std::string default_shim_dir();
 

@@ -3,6 +3,10 @@
 #include <cstring>
 #include <fstream>
 #include <sys/stat.h>
+#include <cstdint>
+#include <cstdio>
+#include <dirent.h>
+#include <unistd.h>
 #include "drivers/khost/driver_build.h"
 
 namespace khost {
@@ -81,6 +85,82 @@ int makefile_number(const std::string& makefile, const char* var, int* line)
 
 } // namespace
 
+bool is_tarball(const std::string& p)
+{
+    for (const char* ext : {".tar.xz", ".tar.gz", ".tgz", ".tar.bz2", ".tar"})
+        if (p.size() > std::strlen(ext) && p.compare(p.size() - std::strlen(ext), std::strlen(ext), ext) == 0)
+            return true;
+    return false;
+}
+
+// The top-level Makefile and every known driver's files of tarball, in the
+// driver cache (<cache>/trees/<name>-<hash of path, size, mtime>); extracted
+// once into a temporary directory renamed into place. Returns the root
+// directory of the extracted tree.
+static std::string extract_tarball(const std::string& tarball)
+{
+    struct stat st;
+    if (stat(tarball.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
+        throw driver_error("cannot read the kernel source tarball " + tarball);
+    const std::string id = tarball + "|" + std::to_string((long long)st.st_size) + "|" +
+                           std::to_string((long long)st.st_mtime);
+    uint64_t h = 0xCBF29CE484222325ull;
+    for (unsigned char c : id)
+        h = (h ^ c) * 0x100000001B3ull;
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", (unsigned long long)h);
+    std::string base = tarball.substr(tarball.rfind('/') + 1);
+    base = base.substr(0, base.find(".tar"));
+    const std::string trees = driver_cache_dir() + "/trees";
+    const std::string dir = trees + "/" + base + "-" + hex;
+    auto root_of = [](const std::string& d) -> std::string {
+        DIR* dd = opendir(d.c_str());
+        std::string only;
+        int n = 0;
+        if (!dd)
+            return "";
+        while (dirent* e = readdir(dd)) {
+            const std::string name = e->d_name;
+            if (name != "." && name != "..") {
+                only = name;
+                n++;
+            }
+        }
+        closedir(dd);
+        return n == 1 ? d + "/" + only : std::string();
+    };
+    std::string root = root_of(dir);
+    if (!root.empty())
+        return root;
+    if (system(("mkdir -p '" + trees + "'").c_str()) != 0)
+        throw driver_io_error("cannot create " + trees);
+    const std::string tmp = dir + ".tmp-" + std::to_string(getpid());
+    std::string patterns = "'*/Makefile'";
+    for (const auto& d : tree_drivers())
+        for (const char* f : d.files)
+            patterns += std::string(" '*/") + d.dir + "/" + f + "'";
+    const std::string cmd = "rm -rf '" + tmp + "' && mkdir '" + tmp + "' && tar -xf '" + tarball + "' -C '" + tmp +
+                            "' --wildcards --no-wildcards-match-slash " + patterns + " 2>&1";
+    std::string out;
+    if (FILE* p = popen(cmd.c_str(), "r")) {
+        char buf[4096];
+        size_t n;
+        while ((n = fread(buf, 1, sizeof buf, p)) > 0)
+            out.append(buf, n);
+        const int rc = pclose(p);
+        if (rc != 0) {
+            (void)!system(("rm -rf '" + tmp + "'").c_str());
+            throw driver_error("cannot extract the fec driver and the Makefile from " + tarball + " (tar):\n" + out);
+        }
+    }
+    if (rename(tmp.c_str(), dir.c_str()) != 0)
+        (void)!system(("rm -rf '" + tmp + "'").c_str());  // another process extracted it
+    root = root_of(dir);
+    if (root.empty())
+        throw driver_error(tarball + " does not hold one kernel source tree");
+    return root;
+}
+
 // The tree's version and API level (driver not checked).
 static kernel_tree open_tree(const std::string& root_in)
 {
@@ -88,6 +168,10 @@ static kernel_tree open_tree(const std::string& root_in)
     t.root = root_in;
     while (t.root.size() > 1 && t.root.back() == '/')
         t.root.pop_back();
+    if (is_tarball(t.root)) {
+        t.tarball = t.root;
+        t.root = extract_tarball(t.tarball);
+    }
     const std::string mk = t.root + "/Makefile";
     if (!is_regular(mk))
         throw driver_error(t.root + " is not a kernel source tree: it has no Makefile");

@@ -31,7 +31,8 @@ const std::vector<std::string>& tree_api_levels();
 std::string tree_api_levels_text();
 
 struct kernel_tree {
-    std::string root;                // absolute
+    std::string root;                // absolute (for a tarball: its extracted copy in the cache)
+    std::string tarball;             // the source tarball it was extracted from ("" if a directory)
     std::string driver;              // tree_driver::name
     std::string dir;                 // root + "/" + tree_driver::dir
     std::vector<std::string> files;  // as tree_driver::files
@@ -40,7 +41,11 @@ struct kernel_tree {
     std::string version_text() const;  // "6.12.117"
 };
 
-// Reads and checks root's Makefile and the driver's files. Throws
+// A tarball name (.tar.xz, .tar.gz, .tgz, .tar.bz2, .tar).
+bool is_tarball(const std::string& path);
+// Reads and checks root's Makefile and the driver's files. root may be a
+// source tarball: the top-level Makefile and the known drivers' files are
+// extracted once into <driver cache>/trees/ (tar) and read from there. Throws
 // driver_error: not a kernel tree, a version without a shim API level (the
 // message lists the supported ones), an unknown driver name (lists the
 // known ones), a missing driver file.

@@ -11,8 +11,12 @@
 #ifndef FECSIM_SIMHOST_H
 #define FECSIM_SIMHOST_H
 
+/* The shim's 6.x level is built with -nostdinc: its <linux/types.h> gives
+ * size_t and the fixed-width types. */
+#if !(defined(_LINUX_TYPES_H) && defined(FECSIM_API_LEVEL))
 #include <stddef.h>
 #include <stdint.h>
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -107,6 +111,13 @@ void simhost_free_irq(unsigned int irq, void *dev_id);
 void simhost_raise_net_rx(void);	/* raise NET_RX_SOFTIRQ on this core */
 int simhost_in_softirq(void);
 void simhost_preempt_point(void);	/* pending hardirqs may run here */
+
+/* Deferred work of a kernel tree driver's shim (timers, work queues, PHY
+ * polling; drivers/shim/v6/time.c): fn runs in process context on the RX
+ * interrupt core (a kernel worker task) once the simulated time reaches the
+ * earliest time asked for with simhost_kworker_at. */
+void simhost_kworker(void (*fn)(void));
+void simhost_kworker_at(uint64_t at_ns);
 
 /* The receiving socket's reader (the application task) has data. */
 void simhost_socket_wake(void);

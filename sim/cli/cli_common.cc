@@ -25,7 +25,8 @@ std::string tree_driver_text(const khost::driver_config& d)
         return "";
     const khost::kernel_tree t = khost::kernel_tree_open(d.tree, d.name);  // checked by the loader
     const khost::tree_driver* td = khost::tree_driver_find(t.driver);
-    std::string s = "driver: " + t.driver + " from the kernel tree " + t.root + " (Linux " + t.version_text() +
+    std::string s = "driver: " + t.driver + " from the kernel tree " +
+                    (t.tarball.empty() ? t.root : t.tarball + " (extracted to " + t.root + ")") + " (Linux " + t.version_text() +
                     ", shim API level " + t.api + "), " +
                     (d.patches.empty() ? std::string("its files compiled unchanged") : "with patches") + "\n";
     for (const auto& p : d.patches)

@@ -48,9 +48,11 @@ const string_key k_driver_strings[] = {
      "Driver source directory (.c and .h files) to build and run (empty: fecsim's own drivers/fec)",
      [](soc_config& c) { return &c.driver.source; }, false, true},
     {"tree", str_kind::path, "",
-     "Kernel source tree to take the driver from, unchanged (its Makefile's VERSION.PATCHLEVEL picks the shim's "
-     "API level: 6.1 or 6.12); with driver.name, instead of driver.source (docs/real-drivers.md)",
-     [](soc_config& c) { return &c.driver.tree; }, false, true},
+     "Kernel source tree to take the driver from, unchanged: its root directory, or a source tarball "
+     "(.tar.xz, .tar.gz, .tar: the driver's files are extracted into the build cache); its Makefile's "
+     "VERSION.PATCHLEVEL picks the shim's API level (6.1 or 6.12). With driver.name, instead of "
+     "driver.source (docs/real-drivers.md)",
+     [](soc_config& c) { return &c.driver.tree; }, false, false, true},
     {"name", str_kind::text, "",
      "The driver to build from driver.tree; fecsim knows which files make it (fec: "
      "drivers/net/ethernet/freescale/fec_main.c, fec_ptp.c, fec.h)",

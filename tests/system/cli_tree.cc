@@ -5,7 +5,9 @@
 // (exit 3) naming itself and its caller. The trees here are small synthetic
 // ones written by the tests (Makefile + the fec file names).
 #include "tests/lib.h"
+#include <cstdio>
 #include <fstream>
+#include <sstream>
 #include <sys/stat.h>
 #include "tests/system/cli.h"
 
@@ -38,10 +40,11 @@ std::string make_tree(const std::string& version, const std::string& main_c, con
     return root;
 }
 
-std::string scenario(const std::string& tree, const std::string& name = "fec")
+std::string scenario(const std::string& tree, const std::string& name = "fec", const std::string& duration = "1ms")
 {
     const std::string f = g_tmp + "/tree.ini";
-    put(f, "[scenario]\nid=tree\nduration=1ms\n[driver]\ntree=" + tree + "\n" + (name.empty() ? "" : "name=" + name + "\n"));
+    put(f, "[scenario]\nid=tree\nduration=" + duration + "\n[driver]\ntree=" + tree + "\n" +
+               (name.empty() ? "" : "name=" + name + "\n"));
     return f;
 }
 
@@ -96,7 +99,8 @@ START_TEST(test_bad_tree_and_name_are_refused)
 END_TEST
 
 // Every missing symbol at once, each with the driver lines that use it
-// (code, an inline of a shim header, and a function-pointer initializer).
+// (calls in two files, and a function-pointer initializer); what the shim
+// provides (the clk API) is not listed.
 START_TEST(test_missing_symbols_are_all_listed)
 {
     const std::string main_c = driver_with_probe(
@@ -114,10 +118,11 @@ START_TEST(test_missing_symbols_are_all_listed)
         " (fec_probe), fec_ptp.c:6 (fec_ptp_x)",
         "fecsim_test_missing_b: fec_main.c:",
         "(initializer of hook)",
-        "devm_clk_get: fec_main.c:",
     };
     for (const char* w : want)
         ck_assert_msg(r.err.find(w) != std::string::npos, "no '%s' in: %s", w, r.err.c_str());
+    ck_assert_msg(r.err.find("uses 2 kernel symbols") != std::string::npos && r.err.find("clk_") == std::string::npos,
+                  "%s", r.err.c_str());
     ck_assert(!exists(g_tmp + "/res"));
 }
 END_TEST
@@ -149,6 +154,129 @@ START_TEST(test_stop_on_call)
 }
 END_TEST
 
+// The 6.x level's services as a driver sees them, from a probe that logs
+// what it gets: of_* lookups on the profile's device tree, clocks with their
+// rates, and timers, delayed work and work running in time and queueing
+// order on simulated time (the log's time stamps).
+START_TEST(test_kernel_services)
+{
+    const std::string main_c = driver_with_probe(
+        "#include <linux/clk.h>\n#include <linux/etherdevice.h>\n#include <linux/of.h>\n#include <linux/of_net.h>\n"
+        "#include <linux/timer.h>\n#include <linux/workqueue.h>\n"
+        "static struct timer_list ta, tb, tc;\nstatic struct delayed_work dd;\nstatic struct work_struct we;\n"
+        "static void t_fn(struct timer_list *t) { pr_info(\"order %s at %lu\", t == &ta ? \"A\" : t == &tb ? \"B\" : "
+        "\"C\", jiffies); }\n"
+        "static void d_fn(struct work_struct *w) { pr_info(\"order D at %lu\", jiffies); }\n"
+        "static void e_fn(struct work_struct *w) { pr_info(\"order E at %lu\", jiffies); }\n"
+        "static int t_open(struct net_device *d) { return 0; }\n"
+        "static const struct net_device_ops t_ops = { .ndo_open = t_open };\n",
+        "\tstruct device_node *np = pdev->dev.of_node, *phy, *mdio;\n\tphy_interface_t mode;\n\tu32 reg[2];\n"
+        "\tstruct net_device *nd;\n"
+        "\tpr_info(\"machine imx6q %d imx8qm %d\", of_machine_is_compatible(\"fsl,imx6q\"), "
+        "of_machine_is_compatible(\"fsl,imx8qm\"));\n"
+        "\tof_property_read_u32_array(np, \"reg\", reg, 2);\n\tpr_info(\"reg 0x%x 0x%x\", reg[0], reg[1]);\n"
+        "\tpr_info(\"phy-mode %d\", of_get_phy_mode(np, &mode));\n"
+        "\tpr_info(\"rgmii-id %d\", mode == PHY_INTERFACE_MODE_RGMII_ID);\n"
+        "\tphy = of_parse_phandle(np, \"phy-handle\", 0);\n\tmdio = of_get_child_by_name(np, \"mdio\");\n"
+        "\tpr_info(\"phy %s under %s, magic %d, absent %d\", phy->name, mdio->name, "
+        "of_property_read_bool(np, \"fsl,magic-packet\"), of_property_read_bool(np, \"nothing\"));\n"
+        "\tpr_info(\"clk ipg %lu ptp %lu nope %ld optional %p\", clk_get_rate(devm_clk_get(&pdev->dev, \"ipg\")), "
+        "clk_get_rate(devm_clk_get(&pdev->dev, \"ptp\")), PTR_ERR(devm_clk_get(&pdev->dev, \"nope\")), "
+        "(void *)devm_clk_get_optional(&pdev->dev, \"nope\"));\n"
+        "\ttimer_setup(&ta, t_fn, 0);\n\ttimer_setup(&tb, t_fn, 0);\n\ttimer_setup(&tc, t_fn, 0);\n"
+        "\tINIT_DELAYED_WORK(&dd, d_fn);\n\tINIT_WORK(&we, e_fn);\n"
+        "\tmod_timer(&ta, jiffies + 3);\n\tmod_timer(&tb, jiffies + 1);\n\tmod_timer(&tc, jiffies + 1);\n"
+        "\tschedule_delayed_work(&dd, 2);\n\tschedule_work(&we);\n"
+        "\tnd = alloc_etherdev(16);\n\tnd->netdev_ops = &t_ops;\n\treturn register_netdev(nd);");
+    const proc_result r = run(scenario(make_tree("6.12", main_c), "fec", "100ms"));
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err.c_str());
+    const std::string log = read_text(only_subdir(only_subdir(g_tmp + "/res")) + "/sim.log");
+    const char* const want[] = {
+        "machine imx6q 1 imx8qm 0", "reg 0x2188000 0x4000", "phy-mode 0", "rgmii-id 1",
+        "phy ethernet-phy@1 under mdio, magic 1, absent 0", "clk ipg 66000000 ptp 125000000 nope -2 optional (nil)",
+    };
+    for (const char* w : want)
+        ck_assert_msg(log.find(w) != std::string::npos, "no '%s' in sim.log:\n%s", w, log.c_str());
+    // Work at once (jiffy 0), then timers by expiry and arming order, delayed work at its jiffy.
+    const size_t e = log.find("order E at 0"), b = log.find("order B at 1"), c = log.find("order C at 1"),
+                 d = log.find("order D at 2"), a = log.find("order A at 3");
+    ck_assert_msg(e != std::string::npos && b != std::string::npos && c != std::string::npos &&
+                      d != std::string::npos && a != std::string::npos && e < b && b < c && c < d && d < a,
+                  "order wrong in sim.log:\n%s", log.c_str());
+}
+END_TEST
+
+// The fec drivers of the Debian source packages (linux-source-6.12 and
+// -6.1 tarballs, as bootstrap installs them), unchanged: build, probe, open
+// and link up at 1000 Mbit/s full duplex; their own ethtool -S names.
+void real_tree_link(const char* version, const char* stats)
+{
+    const std::string tarball = std::string("/usr/src/linux-source-") + version + ".tar.xz";
+    if (!exists(tarball)) {
+        std::fprintf(stderr, "cli_tree: %s is not installed (apt-get install linux-source-%s): test skipped\n",
+                     tarball.c_str(), version);
+        return;
+    }
+    const proc_result r = fecsim({"run", fecsim_srcdir() + "/scenarios/imx6q/upstream-" + version + "-link.ini", "-q",
+                                  "--out", g_tmp + "/res"});
+    ck_assert_msg(r.status == 0, "%s: exit %d: %s", version, r.status, r.err.c_str());
+    const std::string dir = only_subdir(only_subdir(g_tmp + "/res"));
+    const std::string drv = read_text(dir + "/driver.txt"), ver = read_text(dir + "/version.txt");
+    ck_assert_msg(drv.find("interface     eth0 (2188000.ethernet), up, carrier on") != std::string::npos, "%s",
+                  drv.c_str());
+    ck_assert_msg(drv.find("link          up, 1000 Mbit/s full duplex, flow control rx/tx") != std::string::npos, "%s",
+                  drv.c_str());
+    ck_assert_msg(drv.find(stats) != std::string::npos, "%s: no '%s' in %s", version, stats, drv.c_str());
+    ck_assert_msg(ver.find(std::string("(Linux ") + version + ".") != std::string::npos &&
+                      ver.find("its files compiled unchanged") != std::string::npos,
+                  "%s", ver.c_str());
+    // The hashes recorded are those of the tree's files.
+    const size_t at = ver.find("(extracted to ") + 14;
+    const std::string root = ver.substr(at, ver.find(')', at) - at);
+    const proc_result sum = shell("cd " + root + " && sha256sum drivers/net/ethernet/freescale/fec_main.c");
+    ck_assert_msg(ver.find("sha256 " + sum.out.substr(0, 64) + "  drivers/net/ethernet/freescale/fec_main.c") !=
+                      std::string::npos,
+                  "%s vs %s", ver.c_str(), sum.out.c_str());
+    const std::string log = read_text(dir + "/sim.log");
+    ck_assert_msg(log.find("eth0: Link is Up - 1Gbps/Full - flow control rx/tx") != std::string::npos, "%s",
+                  log.c_str());
+}
+
+START_TEST(test_linux_6_12_link_up)
+{
+    real_tree_link("6.12", "ethtool -S    60 statistics: tx_dropped, tx_packets,");
+}
+END_TEST
+
+START_TEST(test_linux_6_1_link_up)
+{
+    real_tree_link("6.1", "ethtool -S    53 statistics: tx_dropped, tx_packets,");
+}
+END_TEST
+
+// docs/real-drivers.md lists every stop-on-call function, and nothing else.
+START_TEST(test_docs_list_stop_on_call)
+{
+    const std::string list = read_text(fecsim_srcdir() + "/drivers/shim/v6/stop_on_call.list");
+    const std::string doc = read_text(fecsim_srcdir() + "/docs/real-drivers.md");
+    std::istringstream in(list);
+    std::string line;
+    size_t n = 0;
+    while (std::getline(in, line)) {
+        if (line.empty() || line[0] == '#')
+            continue;
+        const std::string name = line.substr(0, line.find(' '));
+        ck_assert_msg(doc.find("| `" + name + "` |") != std::string::npos,
+                      "docs/real-drivers.md does not list %s", name.c_str());
+        n++;
+    }
+    size_t rows = 0;
+    for (size_t at = doc.find("\n| `"); at != std::string::npos; at = doc.find("\n| `", at + 1))
+        rows++;
+    ck_assert_uint_eq(rows, n);
+}
+END_TEST
+
 Suite* suite_cli_tree(void)
 {
     Suite* s = suite_create("cli_tree");
@@ -158,6 +286,15 @@ Suite* suite_cli_tree(void)
     tcase_add_test(tc, test_bad_tree_and_name_are_refused);
     tcase_add_test(tc, test_missing_symbols_are_all_listed);
     tcase_add_test(tc, test_stop_on_call);
+    tcase_add_test(tc, test_kernel_services);
+    tcase_add_test(tc, test_docs_list_stop_on_call);
     suite_add_tcase(s, tc);
+    // The Debian trees: the first run extracts the driver from the tarball
+    // and builds it (tens of seconds); later runs reuse the cache.
+    TCase* real = tests_tcase("debian_trees", TEST_TIMEOUT_SYSTEM * 2);
+    tcase_add_checked_fixture(real, setup, teardown);
+    tcase_add_test(real, test_linux_6_12_link_up);
+    tcase_add_test(real, test_linux_6_1_link_up);
+    suite_add_tcase(s, real);
     return s;
 }

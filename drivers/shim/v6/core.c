@@ -14,6 +14,11 @@
 #include <linux/platform_device.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/etherdevice.h>
+#include <linux/ethtool.h>
+#include <linux/io.h>
+#include <linux/of_device.h>
+#include <linux/phy.h>
 #include "fecsim_v6.h"
 
 void *simhost_kalloc(size_t size, size_t align, int kind, const void *site);
@@ -179,7 +184,7 @@ char *strncpy(char *d, const char *s, size_t n)
 static int (*g_initcall)(void);
 static struct platform_driver *g_pdrv;
 static struct platform_device g_pdev;
-static struct resource g_res[3];
+static struct resource g_res[3];	/* regs, int0, pps */
 
 void shim_register_initcall(int (*fn)(void), void (*exit_fn)(void))
 {
@@ -240,9 +245,50 @@ int platform_get_irq_byname(struct platform_device *pdev, const char *name)
 	return irq;
 }
 
+/* The board's device from its device-tree node: the register block
+ * (reg), the interrupts (GIC SPIs, named by interrupt-names) as
+ * resources; the first interrupt is the line the model wires to the core. */
+static int pdev_from_tree(const struct fecsim_v6_board *b)
+{
+	struct device_node *np = shim_of_find_compatible(b->of_compatible);
+	u32 reg[2], irqs[3 * 2];
+	int len, n;
+	const char *names;
+	if (!np)
+		return -ENODEV;
+	if (of_property_read_u32_array(np, "reg", reg, 2))
+		return -EINVAL;
+	g_res[0] = (struct resource){ .start = reg[0], .end = reg[0] + reg[1] - 1, .name = "regs",
+				      .flags = IORESOURCE_MEM };
+	g_pdev.num_resources = 1;
+	if (!of_get_property(np, "interrupts", &len))
+		return -EINVAL;
+	n = len / 12 < 2 ? len / 12 : 2;
+	if (of_property_read_u32_array(np, "interrupts", irqs, 3 * n))
+		return -EINVAL;
+	names = of_get_property(np, "interrupt-names", &len);
+	for (int i = 0; i < n; i++) {
+		const char *name = names && len > 0 ? names : NULL;
+		if (names) {
+			int l = strlen(names) + 1;
+			names += l;
+			len -= l;
+		}
+		g_res[1 + i] = (struct resource){ .start = irqs[3 * i + 1] + 32, .end = irqs[3 * i + 1] + 32,
+						  .name = name, .flags = IORESOURCE_IRQ };
+		g_pdev.num_resources++;
+	}
+	shim_irq_wire(g_res[1].start);
+	g_pdev.dev.of_node = of_node_get(np);
+	return 0;
+}
+
 int fecsim_v6_boot(const struct fecsim_v6_board *b)
 {
 	int ret;
+	shim_time_init();
+	if (shim_of_init(b->dtb, b->dtb_size))
+		return -EINVAL;
 	if (!g_initcall)
 		return -ENOENT;
 	ret = g_initcall();
@@ -250,19 +296,221 @@ int fecsim_v6_boot(const struct fecsim_v6_board *b)
 		return ret;
 	if (!g_pdrv)
 		return -ENODEV;
-	g_res[0] = (struct resource){ .start = (resource_size_t)b->mmio_base,
-				      .end = (resource_size_t)(b->mmio_base + b->mmio_size - 1),
-				      .name = "regs", .flags = IORESOURCE_MEM };
-	g_res[1] = (struct resource){ .start = b->irq, .end = b->irq, .name = "int0", .flags = IORESOURCE_IRQ };
-	g_pdev.name = b->name;
+	ret = pdev_from_tree(b);
+	if (ret)
+		return ret;
+	if ((unsigned long long)g_res[0].start != b->mmio_base || g_res[1].start != b->irq)
+		simhost_stop("the device tree puts %s at 0x%x, irq %u; the model has it at 0x%llx, irq %u",
+			     b->of_compatible, g_res[0].start, g_res[1].start, b->mmio_base, b->irq);
+	g_pdev.name = b->dev_name;
 	g_pdev.id = -1;
 	g_pdev.dev.init_name = b->dev_name;
-	g_pdev.num_resources = 2;
 	g_pdev.resource = g_res;
 	g_pdev.dev.driver = &g_pdrv->driver;
-	if (g_pdrv->id_table)
-		for (const struct platform_device_id *id = g_pdrv->id_table; id->name[0]; id++)
-			if (!strcmp(id->name, b->name))
-				g_pdev.id_entry = id;
+	g_pdev.dev.power.disable_depth = 1;	/* runtime PM starts disabled */
+	/* The platform bus matches the tree's compatible first, then the id table by name. */
+	if (!of_match_device(g_pdrv->driver.of_match_table, &g_pdev.dev)) {
+		if (g_pdrv->id_table)
+			for (const struct platform_device_id *id = g_pdrv->id_table; id->name[0]; id++)
+				if (!strcmp(id->name, b->name))
+					g_pdev.id_entry = id;
+		if (!g_pdev.id_entry)
+			return -ENODEV;
+	}
 	return g_pdrv->probe(&g_pdev);
+}
+
+int fecsim_v6_open(void)
+{
+	struct net_device *dev = shim_netdev_v6();
+	return dev ? shim_dev_open_v6(dev) : -ENODEV;
+}
+
+int platform_irq_count(struct platform_device *pdev)
+{
+	int n = 0;
+	for (u32 i = 0; i < pdev->num_resources; i++)
+		n += !!(pdev->resource[i].flags & IORESOURCE_IRQ);
+	return n;
+}
+
+int platform_get_irq_optional(struct platform_device *pdev, unsigned int num)
+{
+	struct resource *r = platform_get_resource(pdev, IORESOURCE_IRQ, num);
+	return r ? (int)r->start : -ENXIO;
+}
+
+/* ioremap: the cookie is the physical address (readl/writel, linux/io.h). */
+void __iomem *devm_ioremap(struct device *dev, resource_size_t pa, resource_size_t size)
+{
+	(void)dev;
+	(void)size;
+	return (void __iomem *)(unsigned long)pa;
+}
+
+void __iomem *devm_ioremap_resource(struct device *dev, const struct resource *r)
+{
+	if (!r || !(r->flags & IORESOURCE_MEM))
+		return ERR_PTR(-EINVAL);
+	return devm_ioremap(dev, r->start, resource_size(r));
+}
+
+void __iomem *devm_platform_get_and_ioremap_resource(struct platform_device *pdev, unsigned int index,
+						     struct resource **res)
+{
+	struct resource *r = platform_get_resource(pdev, IORESOURCE_MEM, index);
+	if (res)
+		*res = r;
+	return devm_ioremap_resource(&pdev->dev, r);
+}
+
+void __iomem *devm_platform_ioremap_resource(struct platform_device *pdev, unsigned int index)
+{
+	return devm_platform_get_and_ioremap_resource(pdev, index, NULL);
+}
+
+u16 shim_readw(const volatile void __iomem *a)
+{
+	u32 w = readl((const volatile void __iomem *)((unsigned long)a & ~3ul));
+	return (u16)(w >> (8 * ((unsigned long)a & 2)));
+}
+
+/* Device references: the board's devices live for the run. */
+struct device *get_device(struct device *dev) { return dev; }
+void put_device(struct device *dev) { (void)dev; }
+
+/* devres_alloc'ed data: the header's action is the release function. */
+struct devres_data {
+	dr_release_t release;
+	struct device *dev;
+	unsigned long long data[];
+};
+
+static void devres_data_release(void *p)
+{
+	struct devres_data *d = p;
+	d->release(d->dev, d->data);
+	kfree(d);
+}
+
+void *devres_alloc(dr_release_t release, size_t size, gfp_t gfp)
+{
+	struct devres_data *d = kmalloc(sizeof(*d) + size, gfp | __GFP_ZERO);
+	if (!d)
+		return NULL;
+	d->release = release;
+	return d->data;
+}
+
+void devres_add(struct device *dev, void *res)
+{
+	struct devres_data *d = container_of(res, struct devres_data, data);
+	d->dev = dev;
+	devm_add_action(dev, devres_data_release, d);
+}
+
+void devres_free(void *res)
+{
+	if (res)
+		kfree(container_of(res, struct devres_data, data));
+}
+
+/* ------------------------------------------------------------ printing */
+
+int vsnprintf(char *buf, size_t size, const char *fmt, __builtin_va_list ap);	/* the host C library's */
+
+int snprintf(char *buf, size_t size, const char *fmt, ...)
+{
+	__builtin_va_list ap;
+	int n;
+	__builtin_va_start(ap, fmt);
+	n = vsnprintf(buf, size, fmt, ap);
+	__builtin_va_end(ap);
+	return n;
+}
+
+int scnprintf(char *buf, size_t size, const char *fmt, ...)
+{
+	__builtin_va_list ap;
+	int n;
+	if (!size)
+		return 0;
+	__builtin_va_start(ap, fmt);
+	n = vsnprintf(buf, size, fmt, ap);
+	__builtin_va_end(ap);
+	return n < (int)size ? n : (int)size - 1;
+}
+
+int sprintf(char *buf, const char *fmt, ...)
+{
+	__builtin_va_list ap;
+	int n;
+	__builtin_va_start(ap, fmt);
+	n = vsnprintf(buf, 1 << 20, fmt, ap);
+	__builtin_va_end(ap);
+	return n;
+}
+
+int printk(const char *fmt, ...)
+{
+	char buf[256];
+	__builtin_va_list ap;
+	int level = 6;
+	__builtin_va_start(ap, fmt);
+	if (fmt[0] == '\001' && fmt[1] >= '0' && fmt[1] <= '7') {
+		level = fmt[1] - '0';
+		fmt += 2;
+	}
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	__builtin_va_end(ap);
+	simhost_log(level, "%s", buf);
+	return 0;
+}
+
+/* ------------------------------------------------------------ the end-of-run report */
+
+static int put(char *buf, int len, int at, const char *fmt, ...)
+{
+	__builtin_va_list ap;
+	int n;
+	if (at >= len)
+		return at;
+	__builtin_va_start(ap, fmt);
+	n = vsnprintf(buf + at, len - at, fmt, ap);
+	__builtin_va_end(ap);
+	return at + n < len ? at + n : len - 1;
+}
+
+int fecsim_v6_report(char *buf, int len)
+{
+	struct net_device *dev = shim_netdev_v6();
+	const struct ethtool_ops *ops = dev ? dev->ethtool_ops : NULL;
+	struct phy_device *phy = dev ? dev->phydev : NULL;
+	int at = 0, n;
+	buf[0] = 0;
+	if (!dev)
+		return put(buf, len, 0, "no interface registered\n");
+	at = put(buf, len, at, "interface     %s (%s), %s, carrier %s\n", dev->name, g_pdev.name,
+		 dev->up ? "up" : "down", netif_carrier_ok(dev) ? "on" : "off");
+	if (phy && phy->link)
+		at = put(buf, len, at, "link          up, %d Mbit/s %s duplex, flow control %s (PHY %s, id 0x%08x)\n",
+			 phy->speed, phy->duplex == DUPLEX_FULL ? "full" : "half", phy->pause ? "rx/tx" : "off",
+			 phydev_name(phy), phy->phy_id);
+	else
+		at = put(buf, len, at, "link          down%s\n", phy ? "" : " (no PHY attached)");
+	at = put(buf, len, at, "rx            %llu frames to the stack (a sink), %llu NAPI polls\n",
+		 g_v6_net.rx_frames, g_v6_net.napi_polls);
+	n = ops && ops->get_sset_count ? ops->get_sset_count(dev, ETH_SS_STATS) : 0;
+	if (n > 0 && ops->get_strings) {
+		u8 *names = kzalloc((size_t)n * ETH_GSTRING_LEN, GFP_KERNEL);
+		if (names) {
+			ops->get_strings(dev, ETH_SS_STATS, names);
+			at = put(buf, len, at, "ethtool -S    %d statistics:", n);
+			for (int i = 0; i < n; i++)
+				at = put(buf, len, at, "%s%.32s", i ? ", " : " ", (const char *)names + i * ETH_GSTRING_LEN);
+			at = put(buf, len, at, "\n");
+			kfree(names);
+		}
+	}
+	return at;
 }

@@ -18,6 +18,8 @@
 #define ENOSPC 28
 #define ERANGE 34
 #define ENOSYS 38
+#define EILSEQ 84
+#define EOVERFLOW 75
 #define EADDRNOTAVAIL 99
 #define ENETDOWN 100
 #define ENOBUFS 105
