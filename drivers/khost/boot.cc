@@ -26,6 +26,9 @@ static const param_desc k_driver_rows[] = {
 const param_table driver_param_table = {"driver", "the driver under test: copybreak and ring sizes",
                                         k_driver_rows, sizeof k_driver_rows / sizeof k_driver_rows[0]};
 
+// The board's device tree blob of a tree driver's run (driver_setup compiles it).
+static std::string g_dtb;
+
 void* driver_setup(const driver_config& d, double link_speed_bps)
 {
     driver_build_config b;
@@ -34,8 +37,11 @@ void* driver_setup(const driver_config& d, double link_speed_bps)
     b.tree_driver = d.name;
     b.patches = d.patches;
     void* handle = driver_load(b);  // throws driver_error; registers the driver with the shim
-    if (!d.tree.empty())
-        return handle;  // a tree's driver keeps its own module parameters' defaults
+    if (!d.tree.empty()) {
+        // a tree's driver keeps its own module parameters' defaults; its board is a device tree
+        g_dtb = compile_device_tree(d.dts.empty() ? default_dts() : d.dts);
+        return handle;
+    }
     const std::pair<const char*, std::string> params[] = {
         {"rx_ring_size", std::to_string(d.rx_ring_size)},
         {"tx_ring_size", std::to_string(d.tx_ring_size)},
@@ -79,7 +85,7 @@ static void* v6_symbol(void* handle, const char* name)
 
 static void* tree_driver_boot(void* handle, const board_device& dev)
 {
-    static const std::string dtb = compile_device_tree(default_dts());
+    const std::string& dtb = g_dtb;
     auto boot = (int (*)(const fecsim_v6_board*))v6_symbol(handle, "fecsim_v6_boot");
     auto open = (int (*)(void))v6_symbol(handle, "fecsim_v6_open");
     const fecsim_v6_board b{dev.tree_id, dev.dev_name, dev.base, dev.size, dev.irq,

@@ -57,6 +57,10 @@ const string_key k_driver_strings[] = {
      "The driver to build from driver.tree; fecsim knows which files make it (fec: "
      "drivers/net/ethernet/freescale/fec_main.c, fec_ptp.c, fec.h)",
      [](soc_config& c) { return &c.driver.name; }, false},
+    {"dts", str_kind::path, "",
+     "Device tree source of the board for a kernel tree's driver (compiled with dtc; the ENET node "
+     "compatible fsl,imx6q-fec at the model's address and interrupt); empty: scenarios/profiles/imx6q.dts",
+     [](soc_config& c) { return &c.driver.dts; }, false},
     {"patches", str_kind::path_list, "",
      "Unified diffs applied in order to a copy of the driver sources before building (';'-separated; "
      "--patch appends); one that does not apply stops the run",

@@ -254,6 +254,42 @@ START_TEST(test_linux_6_1_link_up)
 }
 END_TEST
 
+// A patch made in the kernel tree (a/drivers/net/ethernet/freescale/...)
+// applies -p1 from the tree's root; version.txt says the files were patched.
+START_TEST(test_tree_patch)
+{
+    const std::string main_c = driver_with_probe("int net_selftest_get_count(void);\n",
+                                                 "\tpr_info(\"stock\");\n\treturn net_selftest_get_count();");
+    const std::string tree = make_tree("6.12", main_c);
+    const std::string patch = g_tmp + "/change.patch";
+    put(patch, "--- a/drivers/net/ethernet/freescale/fec_main.c\n+++ b/drivers/net/ethernet/freescale/fec_main.c\n"
+               "@@ -7,2 +7,2 @@\n {\n-\tpr_info(\"stock\");\n+\tpr_info(\"patched\");\n");
+    const proc_result r = fecsim({"run", scenario(tree), "-q", "--out", g_tmp + "/res", "--patch", patch});
+    ck_assert_msg(r.status == 3, "exit %d: %s", r.status, r.err.c_str());  // the probe's stop-on-call
+    const std::string dir = only_subdir(only_subdir(g_tmp + "/res"));
+    ck_assert_msg(read_text(dir + "/sim.log").find("driver info: patched") != std::string::npos, "%s",
+                  read_text(dir + "/sim.log").c_str());
+    const std::string ver = read_text(dir + "/version.txt");
+    ck_assert_msg(ver.find("(Linux 6.12.7, shim API level 6.12), with patches\n  patch " + patch) != std::string::npos,
+                  "%s", ver.c_str());
+    // The tree itself is untouched.
+    ck_assert(read_text(tree + "/drivers/net/ethernet/freescale/fec_main.c") == main_c);
+}
+END_TEST
+
+// A board device tree that does not compile is refused before the run.
+START_TEST(test_bad_device_tree)
+{
+    const std::string dts = g_tmp + "/board.dts";
+    put(dts, "/dts-v1/;\n/ { broken\n");
+    const proc_result r = fecsim({"run", scenario(make_tree("6.12", driver_with_probe("", "\treturn 0;"))), "-q",
+                                  "--out", g_tmp + "/res", "-o", "driver.dts=" + dts});
+    ck_assert_msg(r.status == 2 && r.err.find("the device tree " + dts + " does not compile (dtc)") != std::string::npos,
+                  "exit %d: %s", r.status, r.err.c_str());
+    ck_assert(!exists(g_tmp + "/res"));
+}
+END_TEST
+
 // docs/real-drivers.md lists every stop-on-call function, and nothing else.
 START_TEST(test_docs_list_stop_on_call)
 {
@@ -288,6 +324,8 @@ Suite* suite_cli_tree(void)
     tcase_add_test(tc, test_stop_on_call);
     tcase_add_test(tc, test_kernel_services);
     tcase_add_test(tc, test_docs_list_stop_on_call);
+    tcase_add_test(tc, test_tree_patch);
+    tcase_add_test(tc, test_bad_device_tree);
     suite_add_tcase(s, tc);
     // The Debian trees: the first run extracts the driver from the tarball
     // and builds it (tens of seconds); later runs reuse the cache.

@@ -500,6 +500,29 @@ int fecsim_v6_report(char *buf, int len)
 		at = put(buf, len, at, "link          down%s\n", phy ? "" : " (no PHY attached)");
 	at = put(buf, len, at, "rx            %llu frames to the stack (a sink), %llu NAPI polls\n",
 		 g_v6_net.rx_frames, g_v6_net.napi_polls);
+	if (ops && ops->get_drvinfo) {
+		struct ethtool_drvinfo info;
+		memset(&info, 0, sizeof(info));
+		ops->get_drvinfo(dev, &info);
+		at = put(buf, len, at, "ethtool -i    driver %.32s, bus-info %.32s\n", info.driver, info.bus_info);
+	}
+	if (ops) {
+		struct ethtool_coalesce ec;
+		struct kernel_ethtool_coalesce kec;
+		int rc = ops->get_coalesce ? 0 : -EOPNOTSUPP;
+		memset(&ec, 0, sizeof(ec));
+		memset(&kec, 0, sizeof(kec));
+		if (!rc)
+			rc = ops->get_coalesce(dev, &ec, &kec, NULL);
+		if (rc)
+			at = put(buf, len, at, "ethtool -c    not supported by the driver (%d)\n", rc);
+		else
+			at = put(buf, len, at, "ethtool -c    rx-usecs %u rx-frames %u tx-usecs %u tx-frames %u\n",
+				 ec.rx_coalesce_usecs, ec.rx_max_coalesced_frames, ec.tx_coalesce_usecs,
+				 ec.tx_max_coalesced_frames);
+		at = put(buf, len, at, "ethtool -g    %s\n",
+			 ops->get_ringparam ? "(not printed)" : "not supported by the driver (no get_ringparam)");
+	}
 	n = ops && ops->get_sset_count ? ops->get_sset_count(dev, ETH_SS_STATS) : 0;
 	if (n > 0 && ops->get_strings) {
 		u8 *names = kzalloc((size_t)n * ETH_GSTRING_LEN, GFP_KERNEL);

@@ -84,6 +84,7 @@ int register_netdev(struct net_device *dev)
 	if (dev->netdev_ops && dev->netdev_ops->ndo_init && dev->netdev_ops->ndo_init(dev))
 		return -EIO;
 	dev->reg_state = NETREG_REGISTERED;
+	dev->dev.init_name = dev->name;	/* the interface's device is named after it */
 	g_ndev = dev;
 	return 0;
 }
