@@ -9,7 +9,7 @@ drivers_libshim_a_SOURCES = \
 	drivers/shim/simhost.h drivers/shim/shim.h \
 	drivers/shim/mem.c drivers/shim/lib.c drivers/shim/dma.c drivers/shim/io.c \
 	drivers/shim/platform.c drivers/shim/irq.c drivers/shim/net.c
-EXTRA_DIST += drivers/shim/include drivers/fec
+EXTRA_DIST += drivers/shim/include drivers/shim/v6 drivers/fec
 
 # Programs that run drivers link the whole shim (the driver, loaded at run
 # time, resolves its kernel symbols against them) and export their symbols.
@@ -26,6 +26,7 @@ drivers_libkhost_a_SOURCES = \
 	drivers/khost/arm_dma.h drivers/khost/arm_dma.cc \
 	drivers/khost/coherence.h drivers/khost/coherence.cc \
 	drivers/khost/driver_build.h drivers/khost/driver_build.cc drivers/khost/host_dirs.h drivers/khost/host_dirs.cc \
+	drivers/khost/kernel_tree.h drivers/khost/kernel_tree.cc drivers/khost/kworker.h drivers/khost/kworker.cc \
 	drivers/khost/stress.h drivers/khost/stress.cc \
 	drivers/khost/hog_task.h drivers/khost/hog_task.cc \
 	drivers/khost/app.h drivers/khost/app.cc \

@@ -93,7 +93,11 @@ soc::soc(const soc_config& cfg) : m_cfg(cfg), m_mem(seeded(cfg)), m_stress("stre
     stack_setup(cfg.stack, cfg.kernel.netdev_budget, cfg.kernel.netdev_budget_ps);
 
     cpu::core& irqc = *m_cores[cfg.kernel.irq_core];
-    irqc.set_softirq_handler(3, net_rx_softirq);
+    irqc.set_softirq_handler(3, net_rx_softirq_handler(cfg.driver, m_driver));
+    if (!cfg.driver.tree.empty()) {  // a kernel tree's driver: its timers and work run here
+        m_kworker.reset(new kworker_task(irqc));
+        irqc.add_task(m_kworker.get());
+    }
     irqc.set_boot([this] { boot(); });
     if (cfg.app.enabled) {
         m_app.reset(new app_task(cfg.app));
@@ -163,7 +167,7 @@ void soc::sampler()
 
 void soc::boot()
 {
-    m_ndev = driver_boot(m_cfg.driver, board_device{"fec", ENET_BASE, ENET_SIZE, ENET_IRQ},
+    m_ndev = driver_boot(m_cfg.driver, m_driver, board_device{"fec", "2188000.ethernet", "imx6q-fec", ENET_BASE, ENET_SIZE, ENET_IRQ},
                          m_cfg.app.enabled ? m_cfg.app.join_group : 0);
 }
 

@@ -19,6 +19,7 @@
 #include "drivers/khost/hog_task.h"
 #include "drivers/khost/stress.h"
 #include "drivers/khost/khost.h"
+#include "drivers/khost/kworker.h"
 #include "drivers/khost/tx.h"
 #include "traffic/traffic.h"
 #include "sim/config/soc_config.h"
@@ -51,6 +52,9 @@ public:
     void visit_stats(const models::stat_visitor& v) const;
     // A driver fault stopped run() (drivers/khost/fault.h).
     void faulted() { m_faulted = true; }
+    // A kernel tree's driver at the end of the run (interface, link, ethtool
+    // -S names; khost::tree_driver_report); "" for fecsim's own driver.
+    std::string driver_report() const { return khost::tree_driver_report(m_driver); }
     // Time series sampled during run() (columns named in series_columns()).
     const std::vector<std::string>& series_columns() const { return m_series_cols; }
     const std::vector<std::vector<double>>& series() const { return m_series; }
@@ -68,6 +72,7 @@ private:
     std::unique_ptr<models::traffic::traffic_sink> m_sink;
     std::unique_ptr<khost::kernel> m_kernel;
     std::unique_ptr<khost::app_task> m_app;
+    std::unique_ptr<khost::kworker_task> m_kworker;  // a kernel tree's driver only
     std::unique_ptr<khost::tx_task> m_tx;
     std::vector<std::unique_ptr<khost::hog_task>> m_hogs;  // stress workers sharing a core with network work
     sc_core::sc_signal<bool> m_irq{"enet_irq"};

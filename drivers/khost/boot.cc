@@ -3,6 +3,8 @@
 #include "common/ticks.h"
 #include "drivers/khost/driver_build.h"
 #include "drivers/shim/shim.h"
+#include "drivers/shim/v6/fecsim_v6.h"
+#include <dlfcn.h>
 
 namespace khost {
 
@@ -24,12 +26,22 @@ static const param_desc k_driver_rows[] = {
 const param_table driver_param_table = {"driver", "the driver under test: copybreak and ring sizes",
                                         k_driver_rows, sizeof k_driver_rows / sizeof k_driver_rows[0]};
 
+// The board's device tree blob of a tree driver's run (driver_setup compiles it).
+static std::string g_dtb;
+
 void* driver_setup(const driver_config& d, double link_speed_bps)
 {
     driver_build_config b;
     b.source_dir = d.source;
+    b.tree = d.tree;
+    b.tree_driver = d.name;
     b.patches = d.patches;
     void* handle = driver_load(b);  // throws driver_error; registers the driver with the shim
+    if (!d.tree.empty()) {
+        // a tree's driver keeps its own module parameters' defaults; its board is a device tree
+        g_dtb = compile_device_tree(d.dts.empty() ? default_dts() : d.dts);
+        return handle;
+    }
     const std::pair<const char*, std::string> params[] = {
         {"rx_ring_size", std::to_string(d.rx_ring_size)},
         {"tx_ring_size", std::to_string(d.tx_ring_size)},
@@ -59,8 +71,55 @@ void stack_setup(const stack_config& s, uint32_t netdev_budget, uint64_t netdev_
 
 void net_rx_softirq() { shim_net_rx_action(); }
 
-void* driver_boot(const driver_config& d, const board_device& dev, uint32_t join_group)
+// A kernel tree's driver: the shim's 6.x level inside its shared object
+// runs the initcall, the probe of the device tree's ENET node and dev_open
+// (drivers/shim/v6/fecsim_v6.h). The 5.4 runtime's net_device functions do
+// not apply to it: it returns no net_device (its state: tree_driver_report).
+static void* v6_symbol(void* handle, const char* name)
 {
+    void* f = dlsym(handle, name);
+    if (!f)
+        throw driver_error(std::string("the tree driver's build has no ") + name + " (drivers/shim/v6)");
+    return f;
+}
+
+static void* tree_driver_boot(void* handle, const board_device& dev)
+{
+    const std::string& dtb = g_dtb;
+    auto boot = (int (*)(const fecsim_v6_board*))v6_symbol(handle, "fecsim_v6_boot");
+    auto open = (int (*)(void))v6_symbol(handle, "fecsim_v6_open");
+    const fecsim_v6_board b{dev.tree_id, dev.dev_name, dev.base, dev.size, dev.irq,
+                            dtb.data(), (unsigned long)dtb.size(), "fsl,imx6q-fec"};
+    int rc = boot(&b);
+    if (rc)
+        throw driver_error("driver probe failed: " + std::to_string(rc));
+    rc = open();
+    if (rc)
+        throw driver_error("ndo_open failed: " + std::to_string(rc));
+    return nullptr;
+}
+
+std::string tree_driver_report(void* handle)
+{
+    auto report = handle ? (int (*)(char*, int))dlsym(handle, "fecsim_v6_report") : nullptr;
+    if (!report)
+        return "";
+    char buf[8192];
+    report(buf, sizeof buf);
+    return buf;
+}
+
+std::function<void()> net_rx_softirq_handler(const driver_config& d, void* handle)
+{
+    if (d.tree.empty())
+        return net_rx_softirq;
+    return (void (*)(void))v6_symbol(handle, "fecsim_v6_net_rx_action");
+}
+
+void* driver_boot(const driver_config& d, void* handle, const board_device& dev, uint32_t join_group)
+{
+    if (!d.tree.empty())
+        return tree_driver_boot(handle, dev);
     int rc = shim_run_initcalls();
     if (rc)
         throw driver_error("driver init failed: " + std::to_string(rc));

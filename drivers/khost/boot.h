@@ -10,6 +10,7 @@
 // thread at t = 0. Failures throw driver_error with the step and the errno.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -21,6 +22,8 @@ namespace khost {
 // The device the board description (device tree) gives the driver.
 struct board_device {
     const char* compatible;  // platform driver name to match
+    const char* dev_name;    // the device's name ("2188000.ethernet")
+    const char* tree_id;     // its platform_device_id for a kernel tree's driver ("imx6q-fec")
     uint64_t base, size;     // register block
     unsigned irq;
 };
@@ -33,10 +36,17 @@ void* driver_setup(const driver_config& d, double link_speed_bps);
 void stack_setup(const stack_config& s, uint32_t netdev_budget, uint64_t netdev_budget_ps);
 // The NET_RX softirq handler (net_rx_action), for core::set_softirq_handler.
 void net_rx_softirq();
+// The handler for driver d (handle: driver_setup's): net_rx_softirq, or the
+// 6.x level's of a kernel tree's driver.
+std::function<void()> net_rx_softirq_handler(const driver_config& d, void* handle);
+// A kernel tree's driver at the end of a run, as text lines (interface,
+// link, ethtool -S names); "" for fecsim's own driver.
+std::string tree_driver_report(void* handle);
 // On the RX interrupt core at t = 0: initcalls, probe of `dev`, ethtool
 // --set-tunable rx-copybreak, ndo_open, and the multicast join of the
 // application's socket (join_group 0: none). Returns the net_device.
-void* driver_boot(const driver_config& d, const board_device& dev, uint32_t join_group);
+// handle: driver_setup's.
+void* driver_boot(const driver_config& d, void* handle, const board_device& dev, uint32_t join_group);
 
 // net_device counters and ethtool -S of ndev (ethtool reads MIB registers;
 // done outside any core, it costs nothing).

@@ -1,5 +1,8 @@
 #include "drivers/khost/driver_build.h"
 #include "drivers/khost/host_dirs.h"
+#include "drivers/khost/kernel_tree.h"
+#include <map>
+#include <set>
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
@@ -11,6 +14,7 @@
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -250,18 +254,74 @@ bool io_failure_in(const std::string& out)
 // part of the cache key.
 static const char* const k_link_flags = "-shared";
 
+// Applies the patches in order with patch -p1 in dir (a copy of `origin`'s files).
+static void apply_patches(const std::string& dir, const std::vector<std::string>& patches, const std::string& origin)
+{
+    for (const auto& p : patches) {
+        std::string out;
+        const int rc = run("patch -p1 --batch --forward --no-backup-if-mismatch -d " + quote(dir) + " -i " +
+                               quote(absolute(p)),
+                           &out);
+        if (rc != 0)
+            step_failed(rc, "patch " + p + " does not apply to " + origin, out);
+    }
+}
+
+// Runs build(tmp) in a fresh build directory of cache_dir and renames it to
+// final_dir, unless final_dir/driver.so exists already. A failed build
+// leaves nothing behind.
+static void cached_build(const std::string& cache_dir, const std::string& final_dir,
+                         const std::function<void(const std::string&)>& build)
+{
+    if (access((final_dir + "/driver.so").c_str(), R_OK) == 0)
+        return;
+    mkdirs(cache_dir);
+    clean_stale_builds(cache_dir);
+    // The pid and host in the name let a later build tell a dead build's directory.
+    std::string tmpl = cache_dir + "/build-" + std::to_string(getpid()) + "@" + host_name() + "-XXXXXX";
+    std::vector<char> t(tmpl.begin(), tmpl.end());
+    t.push_back(0);
+    if (!mkdtemp(t.data()))
+        io_fail("cannot create a build directory in " + cache_dir, errno);
+    const std::string tmp = t.data();
+    try {
+        build(tmp);
+    } catch (...) {
+        rm_tree(tmp);
+        throw;
+    }
+    if (rename(tmp.c_str(), final_dir.c_str()) != 0) {
+        const int e = errno;
+        rm_tree(tmp);  // another process built the same thing
+        if (access((final_dir + "/driver.so").c_str(), R_OK) != 0)
+            io_fail("cannot store the driver build in " + final_dir, e);
+    }
+}
+
+std::string driver_cache_dir()
+{
+    const char* env = getenv("FECSIM_CACHE");
+    const char* home = getenv("HOME");
+    return env ? env : std::string(home ? home : "/tmp") + "/.cache/fecsim/drivers";
+}
+
+static std::string cache_dir_or_default(const std::string& dir) { return dir.empty() ? driver_cache_dir() : dir; }
+
+static void* tree_driver_load(const driver_build_config& cfg);
+static void* load_so(const std::string& so);
+
 void* driver_load(const driver_build_config& in)
 {
     driver_build_config cfg = in;
+    if (cfg.shim_dir.empty())
+        cfg.shim_dir = default_shim_dir();
+    if (!cfg.tree.empty())
+        return tree_driver_load(cfg);
     if (cfg.source_dir.empty())
         cfg.source_dir = default_driver_dir();
     if (cfg.shim_dir.empty())
         cfg.shim_dir = default_shim_dir();
-    if (cfg.cache_dir.empty()) {
-        const char* env = getenv("FECSIM_CACHE");
-        const char* home = getenv("HOME");
-        cfg.cache_dir = env ? env : std::string(home ? home : "/tmp") + "/.cache/fecsim/drivers";
-    }
+    cfg.cache_dir = cache_dir_or_default(cfg.cache_dir);
     const std::string src = absolute(cfg.source_dir);
     const std::vector<std::string> files = list_files(src, false);
     if (std::none_of(files.begin(), files.end(),
@@ -286,27 +346,10 @@ void* driver_load(const driver_build_config& in)
     const std::string final_dir = cfg.cache_dir + "/" + hex;
     const std::string so = final_dir + "/driver.so";
 
-    if (access(so.c_str(), R_OK) != 0) {
-        mkdirs(cfg.cache_dir);
-        clean_stale_builds(cfg.cache_dir);
-        // The pid and host in the name let a later build tell a dead build's directory.
-        std::string tmpl = cfg.cache_dir + "/build-" + std::to_string(getpid()) + "@" + host_name() + "-XXXXXX";
-        std::vector<char> t(tmpl.begin(), tmpl.end());
-        t.push_back(0);
-        if (!mkdtemp(t.data()))
-            io_fail("cannot create a build directory in " + cfg.cache_dir, errno);
-        const std::string tmp = t.data();
-        try {
+    cached_build(cfg.cache_dir, final_dir, [&](const std::string& tmp) {
             for (const auto& f : files)
                 write_file(tmp + "/" + f, slurp(src + "/" + f));
-            for (const auto& p : cfg.patches) {
-                std::string out;
-                const int rc = run("patch -p1 --batch --forward --no-backup-if-mismatch -d " + quote(tmp) + " -i " +
-                                       quote(absolute(p)),
-                                   &out);
-                if (rc != 0)
-                    step_failed(rc, "patch " + p + " does not apply to " + src, out);
-            }
+            apply_patches(tmp, cfg.patches, src);
             std::string objs;
             for (const auto& f : list_files(tmp, false)) {
                 if (f.compare(f.size() - 2, 2, ".c"))
@@ -325,17 +368,12 @@ void* driver_load(const driver_build_config& in)
             const int rc = run("cd " + quote(tmp) + " && cc " + k_link_flags + " -o driver.so" + objs, &out);
             if (rc != 0)
                 step_failed(rc, "driver does not link", out);
-        } catch (...) {
-            rm_tree(tmp);
-            throw;
-        }
-        if (rename(tmp.c_str(), final_dir.c_str()) != 0) {
-            const int e = errno;
-            rm_tree(tmp);  // another process built the same thing
-            if (access(so.c_str(), R_OK) != 0)
-                io_fail("cannot store the driver build in " + final_dir, e);
-        }
-    }
+    });
+    return load_so(so);
+}
+
+static void* load_so(const std::string& so)
+{
     void* handle = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!handle) {
         std::string e = dlerror();
@@ -347,6 +385,365 @@ void* driver_load(const driver_build_config& in)
         throw driver_error("cannot load the driver: " + e);
     }
     return handle;
+}
+
+// ---------------------------------------------------------------- drivers of a kernel tree
+
+std::string tree_kconfig_header(int version, int patchlevel, int sublevel)
+{
+    // The i.MX6Q (imx_v6_v7_defconfig) options the fec driver and the
+    // headers it includes test; everything else is unset.
+    static const char* const k_options[][2] = {
+        {"CONFIG_ARM", "1"},              // fec.h: little-endian descriptors, no ColdFire
+        {"CONFIG_ARCH_MXC", "1"},
+        {"CONFIG_SOC_IMX6Q", "1"},
+        {"CONFIG_OF", "1"},               // device tree probe, of_match_table
+        {"CONFIG_PM", "1"},               // runtime PM (pm_runtime_*)
+        {"CONFIG_PM_SLEEP", "1"},         // suspend/resume ops
+        {"CONFIG_NET", "1"},
+        {"CONFIG_FEC", "1"},
+        {"CONFIG_PTP_1588_CLOCK", "1"},   // fec_ptp.c
+        {"CONFIG_SMP", "1"},
+        {"CONFIG_NR_CPUS", "4"},
+        {"CONFIG_HZ", "100"},
+        {"CONFIG_ARM_L1_CACHE_SHIFT", "5"},  // Cortex-A9: 32-byte lines
+        {"CONFIG_PAGE_OFFSET", "0xC0000000"},
+    };
+    std::string h = "/* Generated by fecsim for a kernel tree's driver: the i.MX6Q configuration. */\n"
+                    "#ifndef FECSIM_KCONFIG_H\n#define FECSIM_KCONFIG_H\n";
+    for (const auto& o : k_options)
+        h += std::string("#define ") + o[0] + " " + o[1] + "\n";
+    char v[160];
+    std::snprintf(v, sizeof v,
+                  "#define LINUX_VERSION_CODE %d\n#define FECSIM_API_LEVEL %d\n",
+                  (version << 16) + (patchlevel << 8) + (sublevel > 255 ? 255 : sublevel),
+                  version * 100 + patchlevel);
+    h += v;
+    h += "#define KERNEL_VERSION(a, b, c) (((a) << 16) + ((b) << 8) + ((c) > 255 ? 255 : (c)))\n#endif\n";
+    return h;
+}
+
+std::vector<std::string> stop_on_call_list(const std::string& shim_dir)
+{
+    std::vector<std::string> names;
+    std::stringstream in(slurp(shim_dir + "/v6/stop_on_call.list"));
+    std::string line;
+    while (std::getline(in, line)) {
+        std::stringstream ls(line);
+        std::string name;
+        if (ls >> name && name[0] != '#')
+            names.push_back(name);
+    }
+    return names;
+}
+
+namespace {
+
+// Symbols a tree driver's objects may leave undefined: the simulator's own
+// interface (drivers/shim/simhost.h), the instrumentation hooks the khost
+// defines, and what the compiler itself emits calls to.
+bool host_provided(const std::string& s)
+{
+    static const char* const k_prefixes[] = {"simhost_", "__tsan_", "__sanitizer_cov_"};
+    for (const char* p : k_prefixes)
+        if (s.compare(0, std::strlen(p), p) == 0)
+            return true;
+    // fdt_*: libfdt, which the shim's device tree links (drivers/shim/v6/fdt_api.h);
+    // vsnprintf: the C library's, behind the shim's snprintf and printk.
+    return s == "memcpy" || s == "memset" || s == "memmove" || s == "_GLOBAL_OFFSET_TABLE_" ||
+           s == "vsnprintf" || s.compare(0, 4, "fdt_") == 0;
+}
+
+std::vector<std::string> tool_lines(const std::string& cmd)
+{
+    std::string out;
+    const int rc = run(cmd, &out);
+    if (rc != 0)
+        step_failed(rc, "cannot read the driver's objects (" + cmd + ")", out);
+    std::vector<std::string> lines;
+    std::stringstream ss(out);
+    std::string l;
+    while (std::getline(ss, l))
+        lines.push_back(l);
+    return lines;
+}
+
+std::vector<std::string> words(const std::string& l)
+{
+    std::vector<std::string> w;
+    std::stringstream ss(l);
+    std::string x;
+    while (ss >> x)
+        w.push_back(x);
+    return w;
+}
+
+std::string base_name(const std::string& p)
+{
+    const size_t s = p.rfind('/');
+    return s == std::string::npos ? p : p.substr(s + 1);
+}
+
+// Where obj (a relocatable object) refers to each of the symbols in want:
+// "fec_main.c:1234 (fec_probe)" per reference, in object order.
+std::map<std::string, std::vector<std::string>> use_sites(const std::string& obj, const std::set<std::string>& want)
+{
+    std::map<std::string, std::vector<std::string>> sites;
+    // section -> [(offset, symbol)]
+    std::map<std::string, std::vector<std::pair<unsigned long long, std::string>>> refs;
+    std::string sec;
+    for (const auto& l : tool_lines("readelf -rW " + quote(obj))) {
+        const std::string head = "Relocation section '";
+        if (l.compare(0, head.size(), head) == 0) {
+            sec = l.substr(head.size(), l.find('\'', head.size()) - head.size());
+            if (sec.compare(0, 5, ".rela") == 0)
+                sec = sec.substr(5);
+            continue;
+        }
+        const auto w = words(l);
+        if (w.size() < 5 || w[0].find_first_not_of("0123456789abcdef") != std::string::npos)
+            continue;
+        if (want.count(w[4]))
+            refs[sec].push_back({std::stoull(w[0], nullptr, 16), w[4]});
+    }
+    // Data: the object whose initializer holds the reference (objdump -t),
+    // with its line (nm -l).
+    struct data_sym {
+        std::string sec, name;
+        unsigned long long start, size;
+    };
+    std::vector<data_sym> data;
+    std::map<std::string, std::string> sym_line;
+    bool data_read = false;
+    for (const auto& r : refs) {
+        const bool code = r.first.compare(0, 5, ".text") == 0;
+        if (code) {
+            std::string cmd = "addr2line -a -i -f -e " + quote(obj) + " -j " + quote(r.first);
+            for (const auto& x : r.second) {
+                char a[32];
+                std::snprintf(a, sizeof a, " 0x%llx", x.first);
+                cmd += a;
+            }
+            const auto lines = tool_lines(cmd);
+            // Blocks: "0x..." then (function, file:line) pairs, innermost first.
+            size_t i = 0, k = 0;
+            while (i < lines.size() && k < r.second.size()) {
+                if (lines[i].compare(0, 2, "0x") != 0) {
+                    i++;
+                    continue;
+                }
+                i++;
+                std::string pick, first;
+                while (i + 1 < lines.size() && lines[i].compare(0, 2, "0x") != 0) {
+                    const std::string site = base_name(lines[i + 1].substr(0, lines[i + 1].find(' '))) + " (" +
+                                             lines[i] + ")";
+                    if (first.empty())
+                        first = site;
+                    if (pick.empty() && lines[i + 1].find("/drivers/shim/") == std::string::npos)
+                        pick = site;
+                    i += 2;
+                }
+                sites[r.second[k].second].push_back(pick.empty() ? first : pick);
+                k++;
+            }
+            continue;
+        }
+        if (!data_read) {
+            data_read = true;
+            for (const auto& l : tool_lines("objdump -t " + quote(obj))) {
+                // "0000000000000000 l     O .data.rel.ro	0000000000000120 fec_enet_ethtool_ops"
+                const auto w = words(l);
+                if (w.size() >= 5 && w[w.size() - 4] == "O")
+                    data.push_back({w[w.size() - 3], w.back(), std::stoull(w[0], nullptr, 16),
+                                    std::stoull(w[w.size() - 2], nullptr, 16)});
+            }
+            for (const auto& l : tool_lines("nm -l --defined-only " + quote(obj))) {
+                const size_t tab = l.find('\t');
+                const auto w = words(l.substr(0, tab));
+                if (tab != std::string::npos && w.size() == 3)
+                    sym_line[w[2]] = base_name(l.substr(tab + 1));
+            }
+        }
+        for (const auto& x : r.second) {
+            std::string site = base_name(obj) + " (" + r.first + ")";
+            for (const auto& d : data)
+                if (d.sec == r.first && x.first >= d.start && x.first < d.start + d.size) {
+                    auto it = sym_line.find(d.name);
+                    site = (it != sym_line.end() ? it->second : base_name(obj)) + " (initializer of " + d.name + ")";
+                }
+            sites[x.second].push_back(site);
+        }
+    }
+    return sites;
+}
+
+std::set<std::string> nm_names(const std::string& obj, bool undefined)
+{
+    std::set<std::string> names;
+    for (const auto& l : tool_lines("nm --format=posix " + std::string(undefined ? "-u " : "--defined-only ") +
+                                    quote(obj))) {
+        const auto w = words(l);
+        if (w.size() >= 2)
+            names.insert(w[0]);
+    }
+    return names;
+}
+
+} // namespace
+
+// Every symbol the objects use that none of them defines and the host does
+// not provide: one driver_error listing all of them with their use sites.
+static void check_symbols(const std::vector<std::string>& objs, const kernel_tree& t, const std::string& shim_v6)
+{
+    std::set<std::string> defined;
+    for (const auto& o : objs) {
+        const auto d = nm_names(o, false);
+        defined.insert(d.begin(), d.end());
+    }
+    std::set<std::string> missing;
+    std::map<std::string, std::set<std::string>> users;
+    for (const auto& o : objs)
+        for (const auto& u : nm_names(o, true))
+            if (!defined.count(u) && !host_provided(u)) {
+                missing.insert(u);
+                users[o].insert(u);
+            }
+    if (missing.empty())
+        return;
+    std::map<std::string, std::vector<std::string>> sites;
+    for (const auto& ou : users)
+        for (auto& s : use_sites(ou.first, ou.second))
+            sites[s.first].insert(sites[s.first].end(), s.second.begin(), s.second.end());
+    std::string m = "the " + t.driver + " driver of " + t.root + " (Linux " + t.version_text() + ") uses " +
+                    std::to_string(missing.size()) + " kernel symbol" + (missing.size() == 1 ? "" : "s") +
+                    " that the shim's API level " + t.api + " (" + shim_v6 +
+                    ") neither provides nor stops on (stop_on_call.list):";
+    for (const auto& name : missing) {
+        m += "\n  " + name + ":";
+        const auto& v = sites[name];
+        for (size_t i = 0; i < v.size() && i < 3; i++)
+            m += (i ? ", " : " ") + v[i];
+        if (v.size() > 3)
+            m += " (+" + std::to_string(v.size() - 3) + " more)";
+        if (v.empty())
+            m += " (no site found)";
+    }
+    throw driver_error(m);
+}
+
+// A C file with one stop-on-call stub per name: a call stops the run with the
+// function's name and the caller's site (simhost_stop_on_call).
+static std::string stop_stubs_source(const std::vector<std::string>& names)
+{
+    std::string c = "/* Generated by fecsim from drivers/shim/v6/stop_on_call.list. */\n"
+                    "void simhost_stop_on_call(const char *name, const void *caller) __attribute__((noreturn));\n";
+    for (const auto& n : names)
+        c += "void " + n + "(void);\nvoid " + n + "(void) { simhost_stop_on_call(\"" + n +
+             "\", __builtin_return_address(0)); }\n";
+    return c;
+}
+
+std::string default_dts() { return std::string(FECSIM_SRCDIR) + "/scenarios/profiles/imx6q.dts"; }
+
+std::string compile_device_tree(const std::string& dts)
+{
+    (void)slurp(dts);  // a missing or unreadable file is the input's fault
+    std::string out;
+    const int rc = run("dtc -q -I dts -O dtb -o /dev/null " + quote(dts), &out);
+    if (rc != 0)
+        step_failed(rc, "the device tree " + dts + " does not compile (dtc)", out);
+    FILE* p = popen(("dtc -q -I dts -O dtb -o - " + quote(dts) + " 2>/dev/null").c_str(), "r");
+    if (!p)
+        io_fail("cannot run dtc", errno);
+    std::string dtb;
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, p)) > 0)
+        dtb.append(buf, n);
+    if (pclose(p) != 0 || dtb.empty())
+        throw driver_io_error("dtc did not produce a device tree blob from " + dts);
+    return dtb;
+}
+
+static void* tree_driver_load(const driver_build_config& cfg)
+{
+    const kernel_tree t = kernel_tree_open(absolute(cfg.tree), cfg.tree_driver);
+    const tree_driver* td = tree_driver_find(t.driver);
+    const std::string v6 = absolute(cfg.shim_dir) + "/v6";
+    const std::string cache_dir = cache_dir_or_default(cfg.cache_dir);
+    const std::string kconfig = tree_kconfig_header(t.version, t.patchlevel, t.sublevel);
+    const std::vector<std::string> stubs = stop_on_call_list(cfg.shim_dir);
+    std::vector<std::string> runtime;
+    for (const auto& f : list_files(v6, false))
+        if (f.compare(f.size() - 2, 2, ".c") == 0)
+            runtime.push_back(f);
+    // The kernel's own code-generation and warning choices that matter for
+    // driver code: no strict aliasing, null checks kept, pointer-sign quiet.
+    const std::string flags = std::string(driver_cflags()) +
+                              " -fno-strict-aliasing -fno-delete-null-pointer-checks -Wno-pointer-sign "
+                              "-Wno-maybe-uninitialized -nostdinc -I" +
+                              quote(v6 + "/include") + " -include fecsim_kconfig.h";
+    const std::string link = std::string(k_link_flags) + " -Wl,-Bsymbolic";
+    // The stop-on-call stubs are not instrumented: a report names the caller, not the stub.
+    const std::string stub_flags = " -fno-sanitize=thread -fno-sanitize-coverage=trace-pc";
+
+    uint64_t h = 0xCBF29CE484222325ull;
+    h = fnv(h, "tree cc " + compiler_version());
+    h = fnv(fnv(fnv(fnv(h, flags), stub_flags), link), kconfig);
+    h = fnv(h, td->dir);
+    for (const auto& f : t.files)
+        h = fnv(fnv(h, f), slurp(t.dir + "/" + f));
+    for (const auto& p : cfg.patches)
+        h = fnv(fnv(h, "patch"), slurp(p));
+    for (const auto& f : list_files(v6, true))
+        h = fnv(fnv(h, f), slurp(v6 + "/" + f));
+    h = fnv(h, slurp(cfg.shim_dir + "/v6/stop_on_call.list"));
+    h = fnv(h, slurp(cfg.shim_dir + "/simhost.h"));
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", (unsigned long long)h);
+    const std::string final_dir = cache_dir + "/" + hex;
+
+    cached_build(cache_dir, final_dir, [&](const std::string& tmp) {
+        const std::string ddir = tmp + "/" + td->dir;
+        mkdirs(ddir);
+        mkdirs(tmp + "/shim");
+        for (const auto& f : t.files)
+            write_file(ddir + "/" + f, slurp(t.dir + "/" + f));
+        apply_patches(tmp, cfg.patches, t.root);
+        write_file(tmp + "/shim/fecsim_kconfig.h", kconfig);
+        write_file(tmp + "/shim/stop_on_call.c", stop_stubs_source(stubs));
+        const std::string iflags = flags + " -I" + quote(tmp + "/shim");
+        std::vector<std::string> objs;
+        auto compile = [&](const std::string& dir, const std::string& src, const std::string& obj,
+                           const std::string& modname, const std::string& what, const std::string& extra = "") {
+            std::string out;
+            const std::string base = base_name(src).substr(0, base_name(src).size() - 2);
+            const int rc = run("cd " + quote(dir) + " && cc " + iflags + extra + " -DKBUILD_MODNAME='\"" + modname +
+                                   "\"' -DKBUILD_BASENAME='\"" + base + "\"' -c " + quote(src) + " -o " + quote(obj),
+                               &out);
+            if (rc != 0)
+                step_failed(rc, what, out);
+            objs.push_back(dir + "/" + obj);
+        };
+        for (const auto& f : t.files)
+            if (f.compare(f.size() - 2, 2, ".c") == 0)
+                compile(ddir, f, f.substr(0, f.size() - 2) + ".o", t.driver,
+                        "the " + t.driver + " driver of " + t.root + " does not compile against the shim's API level " +
+                            t.api + " (" + f + (cfg.patches.empty() ? "" : ", patched") + ")");
+        for (const auto& f : runtime)
+            compile(tmp + "/shim", v6 + "/" + f, f.substr(0, f.size() - 2) + ".o", "shim",
+                    "the shim's API level " + t.api + " does not compile (" + v6 + "/" + f + ")");
+        compile(tmp + "/shim", "stop_on_call.c", "stop_on_call.o", "shim",
+                "the stop-on-call stubs do not compile (" + v6 + "/stop_on_call.list)", stub_flags);
+        check_symbols(objs, t, v6);
+        std::string objlist, out;
+        for (const auto& o : objs)
+            objlist += " " + quote(o);
+        const int rc = run("cd " + quote(tmp) + " && cc " + link + " -o driver.so" + objlist + " -lfdt", &out);
+        if (rc != 0)
+            step_failed(rc, "the " + t.driver + " driver does not link", out);
+    });
+    return load_so(final_dir + "/driver.so");
 }
 
 } // namespace khost

@@ -34,16 +34,39 @@ struct driver_io_error : driver_error {
 
 struct driver_build_config {
     std::string source_dir;            // directory with the driver's .c and .h files
+    // Or a driver of a kernel tree (drivers/khost/kernel_tree.h): its files
+    // are compiled unchanged against the shim's API level of the tree's
+    // version (drivers/shim/v6/), with -nostdinc, a generated kconfig header
+    // and KBUILD_MODNAME; patches apply with -p1 from the tree's root. Every
+    // kernel symbol the driver uses that the shim neither provides nor lists
+    // as stop-on-call is reported at once, with the driver lines that use it.
+    std::string tree;                  // kernel source root ("" = source_dir)
+    std::string tree_driver;           // tree_driver::name ("fec")
     std::vector<std::string> patches;  // applied in order with patch -p1
     std::string shim_dir;              // drivers/shim (headers under include/)
     std::string cache_dir;             // where builds are kept ("" = default)
 };
 
+// Where builds are kept by default: $FECSIM_CACHE, else ~/.cache/fecsim/drivers.
+std::string driver_cache_dir();
 // The compiler flags every driver object is built with.
 const char* driver_cflags();
+// The kconfig header of a tree driver's build: the i.MX6Q configuration the
+// driver depends on, as `#define CONFIG_X 1` lines, and the version macros
+// of the tree (LINUX_VERSION_CODE) and the shim's API level.
+std::string tree_kconfig_header(int version, int patchlevel, int sublevel);
+// The stop-on-call list of the shim's 6.x level (drivers/shim/v6/stop_on_call.list):
+// kernel functions a tree driver may import that stop the run when called.
+std::vector<std::string> stop_on_call_list(const std::string& shim_dir);
 // Build (or reuse) and dlopen; returns the handle. Throws driver_error.
 void* driver_load(const driver_build_config& cfg);
-// Default locations in this source tree.
+// The board's device tree for a tree driver: dts compiled with dtc (the
+// blob's bytes). Throws driver_error (a dts that does not compile names
+// dtc's message) or driver_io_error (dtc cannot run).
+std::string compile_device_tree(const std::string& dts);
+// Default locations in this source tree (default_dts: the i.MX6Q profile's
+// scenarios/profiles/imx6q.dts).
+std::string default_dts();
 std::string default_driver_dir();
 std::string default_shim_dir();
 

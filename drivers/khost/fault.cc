@@ -50,17 +50,21 @@ void stack_unwound_here()
 void stack_unwound_here() {}
 #endif
 
-fault_report fault_here(const core* c, const void* pc, const std::string& kind, const std::string& detail)
+fault_report fault_here(const core* c, const void* pc, const std::string& kind, const std::string& detail,
+                        bool return_address)
 {
     fault_report r;
     r.kind = kind;
     r.detail = detail;
     r.core = c ? (int)c->id() : -1;
     r.sim_time_ps = c ? c->now() : models::now_ps();
-    if (!c)
+    if (!c) {
+        if (pc)
+            r.where = code_site(pc, return_address);
         return r;
+    }
     const core::code_trace& t = const_cast<core*>(c)->trace();
-    r.where = code_site(pc ? pc : t.pc, pc == nullptr);
+    r.where = code_site(pc ? pc : t.pc, pc == nullptr || return_address);
     // Frames are addresses just after each function's entry hook: they name
     // the function (and its first line); the innermost is the one `where` is in.
     auto function_of = [](const std::string& site) {
@@ -170,6 +174,21 @@ void on_signal(int sig, siginfo_t* si, void* ucv)
 }
 
 } // namespace
+
+void fault_stop(const void* caller, const std::string& kind, const std::string& detail)
+{
+    if (g_in_fatal.exchange(true))
+        _exit(3);
+    g_last.reset(new fault_report(fault_here(core::current(), caller, kind, detail, true)));
+    core::clear_current();
+    if (g_on_fatal) {
+        g_on_fatal(*g_last);
+    } else {
+        const std::string t = "fecsim: driver fault: " + g_last->text() + "\n";
+        say(t.c_str());
+    }
+    _exit(3);
+}
 
 fault_guard::fault_guard(double wall_timeout_s, std::function<void(const fault_report&)> on_fatal)
 {

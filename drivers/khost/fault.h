@@ -41,7 +41,7 @@ struct driver_fault : std::runtime_error {
 // The report of what core c is running now; pc: the faulting instruction
 // (nullptr: the core's last basic block).
 fault_report fault_here(const models::cpu::core* c, const void* pc, const std::string& kind,
-                        const std::string& detail);
+                        const std::string& detail, bool return_address = false);
 
 // The fault that stopped the simulation (null if none): set before
 // driver_fault is thrown and before a guard's on_fatal runs. SystemC hands
@@ -55,6 +55,11 @@ const fault_report* last_fault();
 // redzones and later calls would be reported as overflows; this clears the
 // shadow below the caller. A no-op without AddressSanitizer.
 void stack_unwound_here();
+// Stops the run from inside kernel code as a fault of the code at
+// return address `caller` (a stop-on-call stub was called): the report
+// (kind, detail, the caller's site and call chain) goes to the fault guard's
+// on_fatal as a signal's would, then the process exits with status 3.
+[[noreturn]] void fault_stop(const void* caller, const std::string& kind, const std::string& detail);
 
 // Soft-lockup watchdog on every core: its handler throws driver_fault.
 void watch_cores(const std::vector<models::cpu::core*>& cores);

@@ -34,6 +34,9 @@ struct driver_config {
 #include "drivers/khost/driver_params.def"
 #undef P
     std::string source;                // driver directory; "" = drivers/fec of this tree
+    std::string tree;                  // kernel source root to take driver `name` from ("" = none)
+    std::string name;                  // a driver of drivers/khost/kernel_tree.cc ("fec")
+    std::string dts;                   // the board's device tree source ("" = the i.MX6Q profile's)
     std::vector<std::string> patches;  // unified diffs applied in order (--patch)
 };
 extern const param_table driver_param_table;

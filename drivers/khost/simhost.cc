@@ -6,7 +6,10 @@
 #include <unistd.h>
 #include "common/log.h"
 #include "common/trace_events.h"
+#include "drivers/khost/fault.h"
+#include "drivers/khost/kworker.h"
 #include "drivers/khost/khost.h"
+#include <string>
 #include "drivers/shim/simhost.h"
 
 using khost::kernel;
@@ -162,6 +165,23 @@ void simhost_stop(const char* fmt, ...)
     _exit(2);
 }
 
+void simhost_kworker(void (*fn)(void))
+{
+    if (khost::kworker_task* k = khost::kworker_task::instance())
+        k->set_runner(fn);
+}
+void simhost_kworker_at(uint64_t at_ns)
+{
+    if (khost::kworker_task* k = khost::kworker_task::instance())
+        k->run_at(at_ns);
+}
+
+void simhost_stop_on_call(const char* name, const void* caller)
+{
+    khost::fault_stop(caller, "stop on call",
+                      std::string(name) + " is not carried out by the shim (drivers/shim/v6/stop_on_call.list)");
+}
+
 void simhost_log(int level, const char* fmt, ...)
 {
     char buf[512];
@@ -169,6 +189,9 @@ void simhost_log(int level, const char* fmt, ...)
     va_start(ap, fmt);
     std::vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
+    const size_t n = std::strlen(buf);
+    if (n && buf[n - 1] == '\n')  // kernel messages end their line themselves
+        buf[n - 1] = 0;
     models::sim_log(level <= 4 ? models::log_level::warn : models::log_level::info, "driver", "%s", buf);
 }
 

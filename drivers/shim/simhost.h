@@ -11,8 +11,12 @@
 #ifndef FECSIM_SIMHOST_H
 #define FECSIM_SIMHOST_H
 
+/* The shim's 6.x level is built with -nostdinc: its <linux/types.h> gives
+ * size_t and the fixed-width types. */
+#if !(defined(_LINUX_TYPES_H) && defined(FECSIM_API_LEVEL))
 #include <stddef.h>
 #include <stdint.h>
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -114,11 +118,22 @@ void simhost_raise_net_rx(void);	/* raise NET_RX_SOFTIRQ on this core */
 int simhost_in_softirq(void);
 void simhost_preempt_point(void);	/* pending hardirqs may run here */
 
+/* Deferred work of a kernel tree driver's shim (timers, work queues, PHY
+ * polling; drivers/shim/v6/time.c): fn runs in process context on the RX
+ * interrupt core (a kernel worker task) once the simulated time reaches the
+ * earliest time asked for with simhost_kworker_at. */
+void simhost_kworker(void (*fn)(void));
+void simhost_kworker_at(uint64_t at_ns);
+
 /* The receiving socket's reader (the application task) has data. */
 void simhost_socket_wake(void);
 
 /* Fatal: stop the run with a message naming the cause (never returns). */
 void simhost_stop(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+/* A kernel function the shim does not carry out was called (a stop-on-call
+ * stub): stop the run as a driver fault (exit 3) naming the function and
+ * the call site (caller: the return address into the calling code). */
+void simhost_stop_on_call(const char *name, const void *caller) __attribute__((noreturn));
 void simhost_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void simhost_trace(const char *func);
 

@@ -45,7 +45,7 @@ inline uint32_t round_up(uint32_t x, uint32_t a) { return (x + a - 1) / a * a; }
 // The i.MX6Q PHY as the driver sees it over MDIO: link up, autonegotiation
 // complete, 100BASE-TX/1000BASE-T full duplex advertised.
 enum : unsigned { PHY_BMCR = 0, PHY_BMSR = 1, PHY_ID1 = 2, PHY_ID2 = 3, PHY_ANAR = 4, PHY_ANLPAR = 5,
-                  PHY_GBCR = 9, PHY_GBSR = 10 };
+                  PHY_GBCR = 9, PHY_GBSR = 10, PHY_ESTATUS = 15 };
 } // namespace
 
 enet::enet(sc_core::sc_module_name nm, const enet_config& cfg)
@@ -129,6 +129,10 @@ void enet::reset_regs()
     m_phy_regs[PHY_ANLPAR] = m_cfg.link_speed >= 100e6 ? 0xC5E1 : 0xC461;  // partner: pause + speeds
     m_phy_regs[PHY_GBCR] = 0x0300;
     m_phy_regs[PHY_GBSR] = gig ? 0x3C00 : 0x3000;
+    m_phy_regs[PHY_ESTATUS] = 0x3000;  // 1000BASE-T full and half duplex capable
+    m_atcr = m_atvr = m_atoff = m_atper = m_atcor = m_atinc = 0;
+    m_at_base = 0;
+    m_at_t0 = sc_core::sc_time_stamp().value();
     stop_datapath();
     m_eir = 0;
     update_irq();
@@ -208,16 +212,70 @@ uint32_t enet::reg_read(uint32_t off)
         if (m_cfg.has_coalesce)
             return off == REG_RXIC0 ? m_rxic.reg : m_txic.reg;
         break;
+    case REG_ATCR: return m_atcr;
+    case REG_ATVR: return m_atvr;
+    case REG_ATOFF: return m_atoff;
+    case REG_ATPER: return m_atper;
+    case REG_ATCOR: return m_atcor;
+    case REG_ATINC: return m_atinc;
     default: break;
     }
     sim_log(log_level::unimp, name(), "read of unimplemented register 0x%03x (reads 0)", off);
     return 0;
 }
 
+uint32_t enet::at_counter() const
+{
+    uint64_t c = m_at_base;
+    if (m_atcr & ATCR_EN) {
+        const uint64_t ticks =
+            (uint64_t)((double)(sc_core::sc_time_stamp().value() - m_at_t0) * m_cfg.ts_clock_hz / 1e12);
+        c += ticks * (m_atinc & 0x7Fu);
+    }
+    return (uint32_t)(m_atper ? c % m_atper : c);
+}
+
+void enet::at_rebase()
+{
+    m_at_base = at_counter();
+    m_at_t0 = sc_core::sc_time_stamp().value();
+}
+
 void enet::reg_write(uint32_t off, uint32_t v)
 {
     SIM_TRACE(TRACE_MAC, name(), "write 0x%03x = 0x%08x", off, v);
     switch (off) {
+    case REG_ATCR:
+        at_rebase();  // the counter so far counts with the old enable
+        if (v & ATCR_RESTART)
+            m_at_base = 0;
+        if (v & ATCR_CAPTURE)
+            m_atvr = at_counter();
+        m_atcr = v & ~(ATCR_RESTART | ATCR_CAPTURE);
+        return;
+    case REG_ATVR:
+        m_at_base = v;
+        m_at_t0 = sc_core::sc_time_stamp().value();
+        return;
+    case REG_ATINC:
+        at_rebase();
+        m_atinc = v & 0x7F7Fu;
+        return;
+    case REG_ATPER:
+        at_rebase();
+        m_atper = v;
+        return;
+    case REG_ATOFF:
+        m_atoff = v;
+        return;
+    case REG_ATCOR:
+        m_atcor = v;
+        if (v && !m_atcor_warned) {
+            m_atcor_warned = true;
+            sim_log(log_level::unimp, name(), "1588 timer correction (ATCOR %u) not modelled: the counter runs at INC",
+                    v);
+        }
+        return;
     case REG_EIR:
         m_eir &= ~v;
         update_irq();
@@ -445,16 +503,21 @@ void enet::irq_method()
 void enet::mdio_method()
 {
     const unsigned st = (m_mmfr >> MMFR_ST_SHIFT) & 3, op = (m_mmfr >> MMFR_OP_SHIFT) & 3;
-    const unsigned ra = (m_mmfr >> MMFR_RA_SHIFT) & 31;
+    const unsigned ra = (m_mmfr >> MMFR_RA_SHIFT) & 31, pa = (m_mmfr >> MMFR_PA_SHIFT) & 31;
     if (st != 1) {
         sim_log(log_level::unimp, name(), "MDIO clause-45 frame (MMFR 0x%08x): no effect", m_mmfr);
+    } else if (pa != m_cfg.phy_addr) {
+        // Nobody answers: a read returns the MDIO line's pull-up, a write is lost.
+        if (op == 2 || op == 3)
+            m_mmfr |= 0xFFFFu;
     } else if (op == 2 || op == 3) {
         m_mmfr = (m_mmfr & ~0xFFFFu) | m_phy_regs[ra];
     } else {
         uint16_t d = m_mmfr & MMFR_DATA_MASK;
         if (ra == PHY_BMCR)
             d &= (uint16_t)~0x8000;  // reset bit self-clears
-        if (ra != PHY_BMSR && ra != PHY_ID1 && ra != PHY_ID2 && ra != PHY_ANLPAR && ra != PHY_GBSR)
+        if (ra != PHY_BMSR && ra != PHY_ID1 && ra != PHY_ID2 && ra != PHY_ANLPAR && ra != PHY_GBSR &&
+            ra != PHY_ESTATUS)
             m_phy_regs[ra] = d;
     }
     m_stats.mdio_frames++;

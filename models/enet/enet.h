@@ -206,6 +206,12 @@ private:
     tick_t m_xoff_until = 0;
     sc_core::sc_event m_pause_check_ev;
     bool m_mrbr_warned = false, m_speed_warned = false, m_link_warned = false;
+    // 1588 timer: counter = (m_at_base + INC per timer clock since m_at_t0) mod ATPER while ATCR.EN.
+    uint32_t m_atcr = 0, m_atvr = 0, m_atoff = 0, m_atper = 0, m_atcor = 0, m_atinc = 0;
+    uint64_t m_at_base = 0, m_at_t0 = 0;  // counter value (ns units of INC) at SystemC time m_at_t0 (ps)
+    bool m_atcor_warned = false;
+    uint32_t at_counter() const;  // the 1588 counter now
+    void at_rebase();             // fold the time since m_at_t0 into m_at_base
 
     // TX
     std::vector<tx_slot> m_tx_slots;

@@ -52,6 +52,20 @@ enum reg : uint32_t {
     REG_RACC = 0x1C4,  // RX accelerator control
     REG_MIB_FIRST = 0x200,  // first RMON/IEEE counter
     REG_MIB_LAST = 0x2E0,   // last RMON/IEEE counter
+    // IEEE 1588 timer block.
+    REG_ATCR = 0x400,   // timer control
+    REG_ATVR = 0x404,   // timer value: write sets the counter, read gives the last capture
+    REG_ATOFF = 0x408,  // offset (compare) value
+    REG_ATPER = 0x40C,  // period: the counter wraps to 0 on reaching it
+    REG_ATCOR = 0x410,  // correction counter
+    REG_ATINC = 0x414,  // increment per timer clock (6:0), correction increment (14:8)
+};
+
+// ATCR bits.
+enum atcr_bit : uint32_t {
+    ATCR_EN = 1u << 0,        // the counter runs
+    ATCR_RESTART = 1u << 9,   // reset the counter to 0 (self-clearing)
+    ATCR_CAPTURE = 1u << 11,  // latch the counter into ATVR (self-clearing)
 };
 
 // RMON/IEEE statistics counters (read-only, cleared by MIBC.MIB_CLEAR).

@@ -6,6 +6,7 @@
 #include <systemc>
 #include "sim/cli/commands.h"
 #include "sim/version.h"
+#include "drivers/khost/kernel_tree.h"
 
 namespace sim {
 
@@ -15,6 +16,33 @@ std::string version_text()
     s += std::string("SystemC ") + sc_core::sc_release() + ", GLib " + std::to_string(glib_major_version) + "." +
          std::to_string(glib_minor_version) + "." + std::to_string(glib_micro_version) + ", json-glib " +
          JSON_VERSION_S + "\n";
+    return s;
+}
+
+std::string tree_driver_text(const khost::driver_config& d)
+{
+    if (d.tree.empty())
+        return "";
+    const khost::kernel_tree t = khost::kernel_tree_open(d.tree, d.name);  // checked by the loader
+    const khost::tree_driver* td = khost::tree_driver_find(t.driver);
+    std::string s = "driver: " + t.driver + " from the kernel tree " +
+                    (t.tarball.empty() ? t.root : t.tarball + " (extracted to " + t.root + ")") + " (Linux " + t.version_text() +
+                    ", shim API level " + t.api + "), " +
+                    (d.patches.empty() ? std::string("its files compiled unchanged") : "with patches") + "\n";
+    for (const auto& p : d.patches)
+        s += "  patch " + p + "\n";
+    for (const auto& f : t.files) {
+        gchar* data = nullptr;
+        gsize len = 0;
+        std::string h = "(unreadable)";
+        if (g_file_get_contents((t.dir + "/" + f).c_str(), &data, &len, nullptr)) {
+            gchar* x = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar*)data, len);
+            h = x;
+            g_free(x);
+            g_free(data);
+        }
+        s += "  sha256 " + h + "  " + td->dir + "/" + f + "\n";
+    }
     return s;
 }
 

@@ -192,7 +192,7 @@ static int run_open(const cli& c, const run_options& o, const resolved_scenario&
                                    return f.empty() ? std::string("(no file)") : f;
                                }();
     if (!rd->write("scenario.resolved.ini", scenario_dump(r, header), &err) ||
-        !rd->write("cmdline.txt", cmdline_text(c), &err) || !rd->write("version.txt", version_text(), &err)) {
+        !rd->write("cmdline.txt", cmdline_text(c), &err) || !rd->write("version.txt", version_text() + tree_driver_text(r.cfg.driver), &err)) {
         std::fprintf(stderr, "error: %s\n", err.c_str());
         rd->discard();
         return EXIT_RUN_FAILED;
@@ -418,7 +418,8 @@ static int run_finish(const run_options& o, const resolved_scenario& r, const st
     const bool wrote = rd->write("stats.json", stats_json(r, raw, der), &err) &&
                        rd->write("stats.txt", stats_txt(r, raw, der), &err) &&
                        rd->write("series.csv", series_csv(s.series_columns(), s.series()), &err) &&
-                       rd->write("summary.json", json_to_string(node, true), &err);
+                       rd->write("summary.json", json_to_string(node, true), &err) &&
+                       (r.cfg.driver.tree.empty() || rd->write("driver.txt", s.driver_report(), &err));
     models::log_set_file(nullptr);
     std::string final_dir;
     bool already = false;
@@ -433,8 +434,10 @@ static int run_finish(const run_options& o, const resolved_scenario& r, const st
         json_node_unref(node);
         return print_existing(final_dir, o.json, o.quiet);
     }
-    if (!o.quiet)
+    if (!o.quiet) {
         std::fputs(summary_text(sum, x, final_dir).c_str(), stderr);
+        std::fputs(s.driver_report().c_str(), stderr);
+    }
     if (o.json) {
         json_object_set_string_member(json_node_get_object(node), "results_dir", final_dir.c_str());
         std::fputs(json_to_string(node, true).c_str(), stdout);

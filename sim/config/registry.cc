@@ -1,5 +1,6 @@
 #include "sim/config/registry.h"
 #include <cstring>
+#include "drivers/khost/kernel_tree.h"
 
 namespace sim {
 
@@ -46,6 +47,20 @@ const string_key k_driver_strings[] = {
     {"source", str_kind::path, "",
      "Driver source directory (.c and .h files) to build and run (empty: fecsim's own drivers/fec)",
      [](soc_config& c) { return &c.driver.source; }, false, true},
+    {"tree", str_kind::path, "",
+     "Kernel source tree to take the driver from, unchanged: its root directory, or a source tarball "
+     "(.tar.xz, .tar.gz, .tar: the driver's files are extracted into the build cache); its Makefile's "
+     "VERSION.PATCHLEVEL picks the shim's API level (6.1 or 6.12). With driver.name, instead of "
+     "driver.source (docs/real-drivers.md)",
+     [](soc_config& c) { return &c.driver.tree; }, false, false, true},
+    {"name", str_kind::text, "",
+     "The driver to build from driver.tree; fecsim knows which files make it (fec: "
+     "drivers/net/ethernet/freescale/fec_main.c, fec_ptp.c, fec.h)",
+     [](soc_config& c) { return &c.driver.name; }, false},
+    {"dts", str_kind::path, "",
+     "Device tree source of the board for a kernel tree's driver (compiled with dtc; the ENET node "
+     "compatible fsl,imx6q-fec at the model's address and interrupt); empty: scenarios/profiles/imx6q.dts",
+     [](soc_config& c) { return &c.driver.dts; }, false},
     {"patches", str_kind::path_list, "",
      "Unified diffs applied in order to a copy of the driver sources before building (';'-separated; "
      "--patch appends); one that does not apply stops the run",
@@ -150,11 +165,14 @@ const std::vector<group_entry>& registry_groups()
          "affinity. These were [cpu] keys: the old names are refused with the new one."},
         {"driver", khost::driver_param_table.title,
          "drivers/khost/driver_build.{h,cc} (build, patches) and drivers/khost/boot.{h,cc} (load, module "
-         "parameters, probe, tunables); our driver is drivers/fec",
+         "parameters, probe, tunables); our driver is drivers/fec; a kernel tree's driver: "
+         "drivers/khost/kernel_tree.{h,cc} and the shim's 6.x level drivers/shim/v6",
          &khost::driver_param_table,
          [](soc_config& c) -> void* { return &c.driver; }, k_driver_strings, count_of(k_driver_strings),
          "copybreak is set after probe like ethtool --set-tunable rx-copybreak; the ring sizes and the link "
-         "speed are passed as module parameters (a driver without them keeps its own values)."},
+         "speed are passed as module parameters (a driver without them keeps its own values). A driver of a "
+         "kernel tree (tree=, name=) is compiled unchanged and keeps its own module parameters' defaults; "
+         "docs/real-drivers.md says what runs."},
         {"stack", khost::stack_param_table.title,
          "drivers/shim/net.c (the stack as a cost model), set up by drivers/khost/boot.{h,cc}",
          &khost::stack_param_table,
@@ -305,6 +323,27 @@ const std::vector<config_rule>& registry_rules()
         {"l2.size l2.assoc l2.line",
          [](const soc_config& c) {
              return cache_geometry("l2", c.mem.l2.size_bytes, c.mem.l2.assoc, c.mem.l2.line_bytes);
+         }},
+        {"driver.tree driver.source",
+         [](const soc_config& c) -> std::string {
+             return c.driver.tree.empty() || c.driver.source.empty()
+                        ? ""
+                        : "driver.tree and driver.source both name the driver: set one of them";
+         }},
+        {"driver.tree",
+         [](const soc_config& c) -> std::string {
+             return c.driver.tree.empty() ? "" : khost::kernel_tree_problem(c.driver.tree, "");
+         }},
+        {"driver.name driver.tree",
+         [](const soc_config& c) -> std::string {
+             const auto& d = c.driver;
+             if (d.tree.empty())
+                 return d.name.empty() ? "" : "driver.name names a driver of a kernel tree: set driver.tree too";
+             if (!khost::kernel_tree_problem(d.tree, "").empty())
+                 return "";  // the tree's own rule says why
+             if (d.name.empty())
+                 return "driver.tree needs driver.name, the driver to build from it (known drivers: fec)";
+             return khost::kernel_tree_problem(d.tree, d.name);
          }},
         {"dram.backed dram.size",
          [](const soc_config& c) -> std::string {

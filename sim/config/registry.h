@@ -34,6 +34,7 @@ struct string_key {
     std::string* (*member)(soc_config&);
     bool load_only;  // consumed by the loader itself (include=): not written to resolved files
     bool directory = false;  // a str_kind::path that names a directory, not a regular file
+    bool file_or_directory = false;  // a str_kind::path that may name either
 };
 
 struct group_entry {

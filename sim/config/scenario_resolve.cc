@@ -30,10 +30,11 @@ bool valid_name(const std::string& s)
     return true;
 }
 
-// Absolute path of an existing regular file (a directory if `dir`) named in a
-// value from `o`. Nothing else is accepted: a FIFO or a device would block or
-// never end when it is read.
-bool resolve_path(const origin& o, const std::string& item, bool dir, std::string* abs, std::string* why)
+// Absolute path of an existing regular file (a directory if `dir`; either
+// if `either`) named in a value from `o`. Nothing else is accepted: a FIFO
+// or a device would block or never end when it is read.
+bool resolve_path(const origin& o, const std::string& item, bool dir, bool either, std::string* abs,
+                  std::string* why)
 {
     std::string p = item;
     if (o.line && !starts_with(o.file, k_builtin))
@@ -44,11 +45,16 @@ bool resolve_path(const origin& o, const std::string& item, bool dir, std::strin
                (p != item ? " (looked for " + message_text(p, k_message_max_path_chars) + ")" : std::string());
         return false;
     }
-    if (dir && !S_ISDIR(st.st_mode)) {
+    if (either && (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode))) {
+        // accepted as it is
+    } else if (either) {
+        *why = message_path(item) + " is neither a directory nor a regular file";
+        return false;
+    } else if (dir && !S_ISDIR(st.st_mode)) {
         *why = message_path(item) + " is not a directory";
         return false;
     }
-    if (!dir && !S_ISREG(st.st_mode)) {
+    if (!either && !dir && !S_ISREG(st.st_mode)) {
         *why = message_path(item) + (S_ISDIR(st.st_mode) ? " is a directory, not a file" : " is not a regular file");
         return false;
     }
@@ -246,7 +252,7 @@ bool string_item(const string_key& s, const std::string& name, const raw_value& 
         return false;
     }
     if ((s.kind == str_kind::path || s.kind == str_kind::path_list) && !item.empty() &&
-        !resolve_path(v.where, item, s.directory, val, &why)) {
+        !resolve_path(v.where, item, s.directory, s.file_or_directory, val, &why)) {
         d.add(v.where, name + ": " + why);
         return false;
     }

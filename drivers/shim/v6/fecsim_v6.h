@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * drivers/shim/v6/fecsim_v6.h: what the 6.x level of the shim, built into a
+ * tree driver's shared object, offers the kernel host (looked up with dlsym
+ * by drivers/khost/boot.cc). Plain C types only.
+ */
+#ifndef FECSIM_V6_H
+#define FECSIM_V6_H
+/* Internal to the 6.x level (its .c files): */
+#ifdef FECSIM_API_LEVEL
+struct device_node;
+struct net_device;
+extern struct fecsim_v6_net_stats g_v6_net;
+void shim_time_init(void);
+void shim_irq_wire(unsigned int irq);
+int shim_of_init(const void *fdt, unsigned long size);
+struct device_node *shim_of_find_compatible(const char *compat);
+struct net_device *shim_netdev_v6(void);
+int shim_dev_open_v6(struct net_device *dev);
+#endif
+struct fecsim_v6_board {
+	const char *name;		/* platform device name ("imx6q-fec") */
+	const char *dev_name;		/* its device name ("2188000.ethernet") */
+	unsigned long long mmio_base, mmio_size;
+	unsigned int irq;
+	const void *dtb;		/* the board's flattened device tree (dtc output) */
+	unsigned long dtb_size;
+	const char *of_compatible;	/* the MAC's node: "fsl,imx6q-fec" */
+};
+/* The module's initcall, then the probe of the board's device: 0 or -errno. */
+int fecsim_v6_boot(const struct fecsim_v6_board *b);
+/* dev_open of the registered interface (ndo_open with the RTNL held): 0 or -errno. */
+int fecsim_v6_open(void);
+/* NET_RX softirq handler. */
+void fecsim_v6_net_rx_action(void);
+/* What the driver and its PHY show at the end of a run (ip link, ethtool),
+ * as text lines into buf; returns the length written. */
+int fecsim_v6_report(char *buf, int len);
+
+/* Counters of the 6.x level's network side. */
+struct fecsim_v6_net_stats {
+	unsigned long long rx_frames, rx_bytes;	/* handed to the stack (a sink) */
+	unsigned long long napi_polls, napi_complete;
+	unsigned long long skb_alloc, skb_free;
+	unsigned long long carrier_changes;
+};
+#endif

@@ -1,0 +1,338 @@
+// Drivers taken from a kernel source tree ([driver] tree=, name=): bad trees
+// are refused before anything runs, naming the scenario line; a driver that
+// uses kernel symbols the shim does not provide is refused with all of them
+// and the driver lines that use them; a stop-on-call function stops the run
+// (exit 3) naming itself and its caller. The trees here are small synthetic
+// ones written by the tests (Makefile + the fec file names).
+#include "tests/lib.h"
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <sys/stat.h>
+#include "tests/system/cli.h"
+
+namespace {
+
+std::string g_tmp;
+void setup() { g_tmp = tmp_dir(); }
+void teardown() { rm_rf(g_tmp); }
+
+void put(const std::string& path, const std::string& text)
+{
+    std::string dir;
+    for (size_t i = 1; i < path.size(); i++)
+        if (path[i] == '/')
+            mkdir(path.substr(0, i).c_str(), 0755);
+    std::ofstream(path) << text;
+}
+
+// A tree of kernel `version` whose fec files are the given sources.
+std::string make_tree(const std::string& version, const std::string& main_c, const std::string& ptp_c = "")
+{
+    const std::string root = g_tmp + "/linux";
+    const size_t dot = version.find('.');
+    put(root + "/Makefile", "# SPDX-License-Identifier: GPL-2.0\nVERSION = " + version.substr(0, dot) +
+                                "\nPATCHLEVEL = " + version.substr(dot + 1) + "\nSUBLEVEL = 7\nEXTRAVERSION =\n");
+    const std::string d = root + "/drivers/net/ethernet/freescale/";
+    put(d + "fec.h", "#include <linux/platform_device.h>\n");
+    put(d + "fec_main.c", main_c);
+    put(d + "fec_ptp.c", ptp_c.empty() ? "#include \"fec.h\"\n" : ptp_c);
+    return root;
+}
+
+std::string scenario(const std::string& tree, const std::string& name = "fec", const std::string& duration = "1ms")
+{
+    const std::string f = g_tmp + "/tree.ini";
+    put(f, "[scenario]\nid=tree\nduration=" + duration + "\n[driver]\ntree=" + tree + "\n" +
+               (name.empty() ? "" : "name=" + name + "\n"));
+    return f;
+}
+
+proc_result run(const std::string& ini) { return fecsim({"run", ini, "-q", "--out", g_tmp + "/res"}); }
+
+// A platform driver whose probe is `body`.
+std::string driver_with_probe(const std::string& decls, const std::string& body)
+{
+    return "#include <linux/module.h>\n#include \"fec.h\"\n" + decls +
+           "\nstatic int fec_probe(struct platform_device *pdev)\n{\n" + body +
+           "\n}\nstatic const struct platform_device_id fec_devtype[] = { { .name = \"imx6q-fec\" }, { } };\n"
+           "static struct platform_driver fec_driver = {\n\t.driver = { .name = \"fec\" },\n"
+           "\t.id_table = fec_devtype,\n\t.probe = fec_probe,\n};\nmodule_platform_driver(fec_driver);\n";
+}
+
+} // namespace
+
+START_TEST(test_unsupported_version_is_refused)
+{
+    const proc_result r = run(scenario(make_tree("5.10", "")));
+    ck_assert_msg(r.status == 2, "exit %d: %s", r.status, r.err.c_str());
+    ck_assert_msg(r.err.find("tree.ini:5: error:") != std::string::npos, "no scenario line: %s", r.err.c_str());
+    ck_assert_msg(r.err.find("Makefile:3: kernel 5.10 has no shim API level; supported kernel trees: 6.1, 6.12") !=
+                      std::string::npos,
+                  "%s", r.err.c_str());
+    ck_assert(!exists(g_tmp + "/res"));
+}
+END_TEST
+
+START_TEST(test_bad_tree_and_name_are_refused)
+{
+    proc_result r = run(scenario(g_tmp));  // a directory without a Makefile
+    ck_assert_msg(r.status == 2 && r.err.find("is not a kernel source tree") != std::string::npos, "%d %s", r.status,
+                  r.err.c_str());
+    const std::string tree = make_tree("6.12", "");
+    r = run(scenario(tree, "gianfar"));
+    ck_assert_msg(r.status == 2 && r.err.find("'gianfar' is not a driver fecsim can build") != std::string::npos &&
+                      r.err.find("known drivers: fec") != std::string::npos,
+                  "%d %s", r.status, r.err.c_str());
+    r = run(scenario(tree, ""));
+    ck_assert_msg(r.status == 2 && r.err.find("driver.tree needs driver.name") != std::string::npos, "%d %s",
+                  r.status, r.err.c_str());
+    rm_rf(tree + "/drivers/net/ethernet/freescale/fec_ptp.c");
+    r = run(scenario(tree));
+    ck_assert_msg(r.status == 2 && r.err.find("has no drivers/net/ethernet/freescale/fec_ptp.c") != std::string::npos,
+                  "%d %s", r.status, r.err.c_str());
+    r = run(scenario(g_tmp + "/nowhere"));
+    ck_assert_msg(r.status == 2 && r.err.find("tree.ini:5: error:") != std::string::npos, "%d %s", r.status,
+                  r.err.c_str());
+    ck_assert(!exists(g_tmp + "/res"));
+}
+END_TEST
+
+// Every missing symbol at once, each with the driver lines that use it
+// (calls in two files, and a function-pointer initializer); what the shim
+// provides (the clk API) is not listed.
+START_TEST(test_missing_symbols_are_all_listed)
+{
+    const std::string main_c = driver_with_probe(
+        "#include <linux/clk.h>\nvoid fecsim_test_missing_a(void);\nint fecsim_test_missing_b(int);\n"
+        "static int (*const hook)(int) __used = fecsim_test_missing_b;\n",
+        "\tstruct clk *c = devm_clk_get(&pdev->dev, \"ipg\");\n\tfecsim_test_missing_a();\n"
+        "\treturn clk_prepare_enable(c);");
+    const std::string ptp_c = "#include \"fec.h\"\nvoid fecsim_test_missing_a(void);\n"
+                              "void fec_ptp_x(void);\nvoid fec_ptp_x(void)\n{\n\tfecsim_test_missing_a();\n}\n";
+    const proc_result r = run(scenario(make_tree("6.12", main_c, ptp_c)));
+    ck_assert_msg(r.status == 2, "exit %d: %s", r.status, r.err.c_str());
+    const char* const want[] = {
+        "(Linux 6.12.7) uses",
+        "fecsim_test_missing_a: fec_main.c:",
+        " (fec_probe), fec_ptp.c:6 (fec_ptp_x)",
+        "fecsim_test_missing_b: fec_main.c:",
+        "(initializer of hook)",
+    };
+    for (const char* w : want)
+        ck_assert_msg(r.err.find(w) != std::string::npos, "no '%s' in: %s", w, r.err.c_str());
+    ck_assert_msg(r.err.find("uses 2 kernel symbols") != std::string::npos && r.err.find("clk_") == std::string::npos,
+                  "%s", r.err.c_str());
+    ck_assert(!exists(g_tmp + "/res"));
+}
+END_TEST
+
+// A function of drivers/shim/v6/stop_on_call.list stops the run when the
+// driver calls it, naming the function and the driver line.
+START_TEST(test_stop_on_call)
+{
+    const std::string main_c = driver_with_probe("int net_selftest_get_count(void);\n",
+                                                 "\tdev_info(&pdev->dev, \"probing\");\n"
+                                                 "\treturn net_selftest_get_count();");
+    const std::string tree = make_tree("6.1", main_c);
+    const proc_result r = run(scenario(tree));
+    ck_assert_msg(r.status == 3, "exit %d: %s", r.status, r.err.c_str());
+    // The run's version.txt records the tree's files with their sha256.
+    const std::string version = read_text(only_subdir(only_subdir(g_tmp + "/res")) + "/version.txt");
+    const proc_result sum = shell("sha256sum " + tree + "/drivers/net/ethernet/freescale/fec_main.c");
+    ck_assert_msg(version.find("driver: fec from the kernel tree " + tree + " (Linux 6.1.7, shim API level 6.1), "
+                               "its files compiled unchanged") != std::string::npos,
+                  "%s", version.c_str());
+    ck_assert_msg(version.find("sha256 " + sum.out.substr(0, 64) + "  drivers/net/ethernet/freescale/fec_main.c") !=
+                      std::string::npos,
+                  "%s", version.c_str());
+    ck_assert_msg(r.err.find("driver fault: stop on call: net_selftest_get_count is not carried out by the shim") !=
+                      std::string::npos,
+                  "%s", r.err.c_str());
+    ck_assert_msg(r.err.find(" in fec_probe (fec_main.c:8)") != std::string::npos, "no call site: %s", r.err.c_str());
+    ck_assert_msg(r.err.find("called from net_selftest") == std::string::npos, "the stub is a frame: %s", r.err.c_str());
+}
+END_TEST
+
+// The 6.x level's services as a driver sees them, from a probe that logs
+// what it gets: of_* lookups on the profile's device tree, clocks with their
+// rates, and timers, delayed work and work running in time and queueing
+// order on simulated time (the log's time stamps).
+START_TEST(test_kernel_services)
+{
+    const std::string main_c = driver_with_probe(
+        "#include <linux/clk.h>\n#include <linux/etherdevice.h>\n#include <linux/of.h>\n#include <linux/of_net.h>\n"
+        "#include <linux/timer.h>\n#include <linux/workqueue.h>\n"
+        "static struct timer_list ta, tb, tc;\nstatic struct delayed_work dd;\nstatic struct work_struct we;\n"
+        "static void t_fn(struct timer_list *t) { pr_info(\"order %s at %lu\", t == &ta ? \"A\" : t == &tb ? \"B\" : "
+        "\"C\", jiffies); }\n"
+        "static void d_fn(struct work_struct *w) { pr_info(\"order D at %lu\", jiffies); }\n"
+        "static void e_fn(struct work_struct *w) { pr_info(\"order E at %lu\", jiffies); }\n"
+        "static int t_open(struct net_device *d) { return 0; }\n"
+        "static const struct net_device_ops t_ops = { .ndo_open = t_open };\n",
+        "\tstruct device_node *np = pdev->dev.of_node, *phy, *mdio;\n\tphy_interface_t mode;\n\tu32 reg[2];\n"
+        "\tstruct net_device *nd;\n"
+        "\tpr_info(\"machine imx6q %d imx8qm %d\", of_machine_is_compatible(\"fsl,imx6q\"), "
+        "of_machine_is_compatible(\"fsl,imx8qm\"));\n"
+        "\tof_property_read_u32_array(np, \"reg\", reg, 2);\n\tpr_info(\"reg 0x%x 0x%x\", reg[0], reg[1]);\n"
+        "\tpr_info(\"phy-mode %d\", of_get_phy_mode(np, &mode));\n"
+        "\tpr_info(\"rgmii-id %d\", mode == PHY_INTERFACE_MODE_RGMII_ID);\n"
+        "\tphy = of_parse_phandle(np, \"phy-handle\", 0);\n\tmdio = of_get_child_by_name(np, \"mdio\");\n"
+        "\tpr_info(\"phy %s under %s, magic %d, absent %d\", phy->name, mdio->name, "
+        "of_property_read_bool(np, \"fsl,magic-packet\"), of_property_read_bool(np, \"nothing\"));\n"
+        "\tpr_info(\"clk ipg %lu ptp %lu nope %ld optional %p\", clk_get_rate(devm_clk_get(&pdev->dev, \"ipg\")), "
+        "clk_get_rate(devm_clk_get(&pdev->dev, \"ptp\")), PTR_ERR(devm_clk_get(&pdev->dev, \"nope\")), "
+        "(void *)devm_clk_get_optional(&pdev->dev, \"nope\"));\n"
+        "\ttimer_setup(&ta, t_fn, 0);\n\ttimer_setup(&tb, t_fn, 0);\n\ttimer_setup(&tc, t_fn, 0);\n"
+        "\tINIT_DELAYED_WORK(&dd, d_fn);\n\tINIT_WORK(&we, e_fn);\n"
+        "\tmod_timer(&ta, jiffies + 3);\n\tmod_timer(&tb, jiffies + 1);\n\tmod_timer(&tc, jiffies + 1);\n"
+        "\tschedule_delayed_work(&dd, 2);\n\tschedule_work(&we);\n"
+        "\tnd = alloc_etherdev(16);\n\tnd->netdev_ops = &t_ops;\n\treturn register_netdev(nd);");
+    const proc_result r = run(scenario(make_tree("6.12", main_c), "fec", "100ms"));
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err.c_str());
+    const std::string log = read_text(only_subdir(only_subdir(g_tmp + "/res")) + "/sim.log");
+    const char* const want[] = {
+        "machine imx6q 1 imx8qm 0", "reg 0x2188000 0x4000", "phy-mode 0", "rgmii-id 1",
+        "phy ethernet-phy@1 under mdio, magic 1, absent 0", "clk ipg 66000000 ptp 125000000 nope -2 optional (nil)",
+    };
+    for (const char* w : want)
+        ck_assert_msg(log.find(w) != std::string::npos, "no '%s' in sim.log:\n%s", w, log.c_str());
+    // Work at once (jiffy 0), then timers by expiry and arming order, delayed work at its jiffy.
+    const size_t e = log.find("order E at 0"), b = log.find("order B at 1"), c = log.find("order C at 1"),
+                 d = log.find("order D at 2"), a = log.find("order A at 3");
+    ck_assert_msg(e != std::string::npos && b != std::string::npos && c != std::string::npos &&
+                      d != std::string::npos && a != std::string::npos && e < b && b < c && c < d && d < a,
+                  "order wrong in sim.log:\n%s", log.c_str());
+}
+END_TEST
+
+// The fec drivers of the Debian source packages (linux-source-6.12 and
+// -6.1 tarballs, as bootstrap installs them), unchanged: build, probe, open
+// and link up at 1000 Mbit/s full duplex; their own ethtool -S names.
+void real_tree_link(const char* version, const char* stats)
+{
+    const std::string tarball = std::string("/usr/src/linux-source-") + version + ".tar.xz";
+    if (!exists(tarball)) {
+        std::fprintf(stderr, "cli_tree: %s is not installed (apt-get install linux-source-%s): test skipped\n",
+                     tarball.c_str(), version);
+        return;
+    }
+    const proc_result r = fecsim({"run", fecsim_srcdir() + "/scenarios/imx6q/upstream-" + version + "-link.ini", "-q",
+                                  "--out", g_tmp + "/res"});
+    ck_assert_msg(r.status == 0, "%s: exit %d: %s", version, r.status, r.err.c_str());
+    const std::string dir = only_subdir(only_subdir(g_tmp + "/res"));
+    const std::string drv = read_text(dir + "/driver.txt"), ver = read_text(dir + "/version.txt");
+    ck_assert_msg(drv.find("interface     eth0 (2188000.ethernet), up, carrier on") != std::string::npos, "%s",
+                  drv.c_str());
+    ck_assert_msg(drv.find("link          up, 1000 Mbit/s full duplex, flow control rx/tx") != std::string::npos, "%s",
+                  drv.c_str());
+    ck_assert_msg(drv.find(stats) != std::string::npos, "%s: no '%s' in %s", version, stats, drv.c_str());
+    ck_assert_msg(ver.find(std::string("(Linux ") + version + ".") != std::string::npos &&
+                      ver.find("its files compiled unchanged") != std::string::npos,
+                  "%s", ver.c_str());
+    // The hashes recorded are those of the tree's files.
+    const size_t at = ver.find("(extracted to ") + 14;
+    const std::string root = ver.substr(at, ver.find(')', at) - at);
+    const proc_result sum = shell("cd " + root + " && sha256sum drivers/net/ethernet/freescale/fec_main.c");
+    ck_assert_msg(ver.find("sha256 " + sum.out.substr(0, 64) + "  drivers/net/ethernet/freescale/fec_main.c") !=
+                      std::string::npos,
+                  "%s vs %s", ver.c_str(), sum.out.c_str());
+    const std::string log = read_text(dir + "/sim.log");
+    ck_assert_msg(log.find("eth0: Link is Up - 1Gbps/Full - flow control rx/tx") != std::string::npos, "%s",
+                  log.c_str());
+}
+
+START_TEST(test_linux_6_12_link_up)
+{
+    real_tree_link("6.12", "ethtool -S    60 statistics: tx_dropped, tx_packets,");
+}
+END_TEST
+
+START_TEST(test_linux_6_1_link_up)
+{
+    real_tree_link("6.1", "ethtool -S    53 statistics: tx_dropped, tx_packets,");
+}
+END_TEST
+
+// A patch made in the kernel tree (a/drivers/net/ethernet/freescale/...)
+// applies -p1 from the tree's root; version.txt says the files were patched.
+START_TEST(test_tree_patch)
+{
+    const std::string main_c = driver_with_probe("int net_selftest_get_count(void);\n",
+                                                 "\tpr_info(\"stock\");\n\treturn net_selftest_get_count();");
+    const std::string tree = make_tree("6.12", main_c);
+    const std::string patch = g_tmp + "/change.patch";
+    put(patch, "--- a/drivers/net/ethernet/freescale/fec_main.c\n+++ b/drivers/net/ethernet/freescale/fec_main.c\n"
+               "@@ -7,2 +7,2 @@\n {\n-\tpr_info(\"stock\");\n+\tpr_info(\"patched\");\n");
+    const proc_result r = fecsim({"run", scenario(tree), "-q", "--out", g_tmp + "/res", "--patch", patch});
+    ck_assert_msg(r.status == 3, "exit %d: %s", r.status, r.err.c_str());  // the probe's stop-on-call
+    const std::string dir = only_subdir(only_subdir(g_tmp + "/res"));
+    ck_assert_msg(read_text(dir + "/sim.log").find("driver info: patched") != std::string::npos, "%s",
+                  read_text(dir + "/sim.log").c_str());
+    const std::string ver = read_text(dir + "/version.txt");
+    ck_assert_msg(ver.find("(Linux 6.12.7, shim API level 6.12), with patches\n  patch " + patch) != std::string::npos,
+                  "%s", ver.c_str());
+    // The tree itself is untouched.
+    ck_assert(read_text(tree + "/drivers/net/ethernet/freescale/fec_main.c") == main_c);
+}
+END_TEST
+
+// A board device tree that does not compile is refused before the run.
+START_TEST(test_bad_device_tree)
+{
+    const std::string dts = g_tmp + "/board.dts";
+    put(dts, "/dts-v1/;\n/ { broken\n");
+    const proc_result r = fecsim({"run", scenario(make_tree("6.12", driver_with_probe("", "\treturn 0;"))), "-q",
+                                  "--out", g_tmp + "/res", "-o", "driver.dts=" + dts});
+    ck_assert_msg(r.status == 2 && r.err.find("the device tree " + dts + " does not compile (dtc)") != std::string::npos,
+                  "exit %d: %s", r.status, r.err.c_str());
+    ck_assert(!exists(g_tmp + "/res"));
+}
+END_TEST
+
+// docs/real-drivers.md lists every stop-on-call function, and nothing else.
+START_TEST(test_docs_list_stop_on_call)
+{
+    const std::string list = read_text(fecsim_srcdir() + "/drivers/shim/v6/stop_on_call.list");
+    const std::string doc = read_text(fecsim_srcdir() + "/docs/real-drivers.md");
+    std::istringstream in(list);
+    std::string line;
+    size_t n = 0;
+    while (std::getline(in, line)) {
+        if (line.empty() || line[0] == '#')
+            continue;
+        const std::string name = line.substr(0, line.find(' '));
+        ck_assert_msg(doc.find("| `" + name + "` |") != std::string::npos,
+                      "docs/real-drivers.md does not list %s", name.c_str());
+        n++;
+    }
+    size_t rows = 0;
+    for (size_t at = doc.find("\n| `"); at != std::string::npos; at = doc.find("\n| `", at + 1))
+        rows++;
+    ck_assert_uint_eq(rows, n);
+}
+END_TEST
+
+Suite* suite_cli_tree(void)
+{
+    Suite* s = suite_create("cli_tree");
+    TCase* tc = tests_tcase("synthetic", TEST_TIMEOUT_SYSTEM);
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, test_unsupported_version_is_refused);
+    tcase_add_test(tc, test_bad_tree_and_name_are_refused);
+    tcase_add_test(tc, test_missing_symbols_are_all_listed);
+    tcase_add_test(tc, test_stop_on_call);
+    tcase_add_test(tc, test_kernel_services);
+    tcase_add_test(tc, test_docs_list_stop_on_call);
+    tcase_add_test(tc, test_tree_patch);
+    tcase_add_test(tc, test_bad_device_tree);
+    suite_add_tcase(s, tc);
+    // The Debian trees: the first run extracts the driver from the tarball
+    // and builds it (tens of seconds); later runs reuse the cache.
+    TCase* real = tests_tcase("debian_trees", TEST_TIMEOUT_SYSTEM * 2);
+    tcase_add_checked_fixture(real, setup, teardown);
+    tcase_add_test(real, test_linux_6_12_link_up);
+    tcase_add_test(real, test_linux_6_1_link_up);
+    suite_add_tcase(s, real);
+    return s;
+}
