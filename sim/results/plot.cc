@@ -260,6 +260,11 @@ x_axis sweep_x_axis(const varied& xv, int xc)
                 mx = std::fabs(b);
         const std::string du = ok ? units_display_unit(k, mx, &scale) : "";
         x.expr = "(column(" + std::to_string(xc) + ")/" + fmt(scale) + ")";
+        bool nonneg = true;
+        for (double b : xv.base)
+            nonneg = nonneg && b >= 0;
+        if (nonneg)  // sizes, rates, counts: the axis does not run below 0
+            x.tics = "set xrange [0<*:*]\n";
         if (!du.empty())
             x.label += " (" + du + ")";
         else if (!xv.unit.empty())
@@ -350,9 +355,11 @@ private:
     std::vector<std::string> m_titles;
 };
 
-// CPU busy = 100 - idle, per core when there is one curve, else core 0; ""
-// when sweep.csv has no idle column.
-std::string cpu_busy_plot(const std::vector<std::string>& hdr, const sweep_curves& curves)
+// CPU busy = 100 - idle: every core's curves in one panel when there is one
+// curve per core, else a panel per core (multiplot); "" when sweep.csv has
+// no idle column.
+std::string cpu_busy_plot(const std::vector<std::string>& hdr, const sweep_curves& curves, const std::string& title,
+                          size_t* panels)
 {
     std::vector<int> idle;
     for (int c = 0;; c++) {
@@ -363,8 +370,14 @@ std::string cpu_busy_plot(const std::vector<std::string>& hdr, const sweep_curve
     }
     if (idle.empty())
         return "";
-    if (curves.size() != 1)
-        return curves.plot("(100 - column(" + std::to_string(idle[0]) + "))", "core 0");
+    *panels = curves.size() == 1 ? 1 : idle.size();
+    if (curves.size() != 1) {
+        std::string s = "set multiplot layout " + std::to_string(idle.size()) + ",1 title " + gq(title) + "\n";
+        for (size_t c = 0; c < idle.size(); c++)
+            s += "set title 'core " + std::to_string(c) + "'\n" +
+                 curves.plot("(100 - column(" + std::to_string(idle[c]) + "))", "");
+        return s + "unset multiplot\n";
+    }
     std::vector<std::string> els;
     for (size_t c = 0; c < idle.size(); c++)
         for (const auto& el :
@@ -399,26 +412,34 @@ bool plot_sweep(const std::string& dir, std::vector<std::string>* written, std::
         *err = e2;
         return false;
     }
-    // Offsets keep points and all-zero curves off the border.
-    const std::string head = "set title " + gq(sd.scenario + ": sweep " + sd.name) + "\nset xlabel " + gq(x.label) +
-                             "\n" + "set offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05\n" + x.tics;
+    // The title says what varies; offsets keep points and all-zero curves
+    // off the border; y axes start at 0 so noise is not blown up into a trend.
+    std::string varies = sd.vs[xi].key;
+    for (size_t i = 0; i < sd.vs.size(); i++)
+        if (i != xi)
+            varies += (i == (xi ? 0 : 1) ? ", one curve per " : " x ") + sd.vs[i].key;
+    const std::string head = "set title " + gq(sd.scenario + ": " + varies) +
+                             "\nset xlabel " + gq(x.label) + "\n" +
+                             "set offsets graph 0.03, graph 0.03, graph 0.05, 0\n" + x.tics;
     const std::string reads = "../sweep.csv";
     if (int lc = column_of(hdr, "loss_pct")) {
         const std::string body =
-            head + "set ylabel 'loss (%)'\n" + curves.plot("column(" + std::to_string(lc) + ")", "");
+            head + "set ylabel 'loss (%)'\nset yrange [0:*]\n" + curves.plot("column(" + std::to_string(lc) + ")", "");
         if (!run_gnuplot(plots, "loss", script("loss", reads, body), written, err))
             return false;
     }
-    const std::string cpu = cpu_busy_plot(hdr, curves);
+    size_t panels = 1;
+    const std::string cpu = cpu_busy_plot(hdr, curves, sd.scenario + ": " + varies, &panels);
     if (!cpu.empty()) {
         const std::string body =
-            head + "set ylabel 'CPU busy: irq + softirq + sys + user (%)'\nset yrange [-5:105]\n" + cpu;
-        if (!run_gnuplot(plots, "cpu", script("cpu", reads, body), written, err))
+            head + "set ylabel 'CPU busy: irq + softirq + sys + user (%)'\nset yrange [0:105]\n" + cpu;
+        if (!run_gnuplot(plots, "cpu", script("cpu", reads, body, 960, panels == 1 ? 600 : 260 * (int)panels + 60), written,
+                         err))
             return false;
     }
     if (int ic = column_of(hdr, "irq_rate_hz")) {
         const std::string body =
-            head + "set ylabel 'IRQ rate (1/s)'\n" + curves.plot("column(" + std::to_string(ic) + ")", "");
+            head + "set ylabel 'IRQ rate (1/s)'\nset yrange [0:*]\n" + curves.plot("column(" + std::to_string(ic) + ")", "");
         if (!run_gnuplot(plots, "irq", script("irq", reads, body), written, err))
             return false;
     }
@@ -463,17 +484,41 @@ bool plot_run(const std::string& dir, std::vector<std::string>* written, std::st
         return false;
     const std::string title = scenario + (run_id.empty() ? "" : " (" + run_id + ")");
 
-    // Time series.
+    // Time series: a panel per column. States (0/1) as filled steps with
+    // off/on ticks, cumulative counters as rates per second, levels from 0;
+    // the warm-up shaded (its counters were reset at its end).
     table ser;
     if (read_csv(dir + "/series.csv", &ser) && ser.size() >= 2 && ser[0].size() >= 2) {
         const size_t n = std::min<size_t>(ser[0].size() - 1, 8);
-        std::string body =
-            "set multiplot layout " + std::to_string(n) + ",1 title " + gq(title + ": time series") + "\n";
+        const double warmup = std::strtod(m["warmup_s"].c_str(), nullptr);
+        std::string body = "set multiplot layout " + std::to_string(n) + ",1 title " +
+                           gq(title + ": time series (grey: warm-up)") + "\n"
+                           "set lmargin 14\nset rmargin 4\n"  // the panels' time axes aligned
+                           "rate(t, v) = (r = (v - v_prev) / (t - t_prev), t_prev = t, v_prev = v, r)\n";
+        if (warmup > 0)
+            body += "set object 1 rect from graph 0, graph 0 to first " + fmt(warmup) +
+                    ", graph 1 behind fc rgb '#e8e8e8' fs solid noborder\n";
         for (size_t c = 1; c <= n; c++) {
-            body += "set ylabel " + gq(ser[0][c] + unit_of_column(ser[0][c])) + "\n";
+            const std::string& name = ser[0][c];
+            const std::string col = std::to_string(c + 1);
+            const bool state = name == "irq_line" || name == "napi_polling";
+            const bool cumulative = name == "mac_drops" || name == "socket_drops" || name == "delivered";
             if (c == n)
                 body += "set xlabel " + gq(ser[0][0] + unit_of_column(ser[0][0])) + "\n";
-            body += "plot '../series.csv' skip 1 using 1:" + std::to_string(c + 1) + " with lines notitle\n";
+            if (state) {
+                body += "set ylabel " + gq(name) + "\nset yrange [-0.1:1.1]\nset ytics ('off' 0, 'on' 1)\n"
+                        "plot '../series.csv' skip 1 using 1:" + col +
+                        " with fillsteps fs solid 0.5 lc rgb '#4477aa' notitle\nset ytics autofreq\n";
+            } else if (cumulative) {
+                body += "set ylabel " + gq(name + " (frames/s)") + "\nset yrange [0:*]\n"
+                        "t_prev = NaN; v_prev = NaN\n"
+                        "plot '../series.csv' skip 1 using 1:(rate($1, $" + col + ")) with lines notitle\n";
+            } else {
+                const std::string unit = name == "rx_bds_ready" ? " (descriptors)" : unit_of_column(name);
+                body += "set ylabel " + gq(name + unit) + "\nset yrange [0:" +
+                        (name.size() > 4 && name.compare(name.size() - 4, 4, "_pct") == 0 ? "100<*" : "*") + "]\n"
+                        "plot '../series.csv' skip 1 using 1:" + col + " with lines notitle\n";
+            }
         }
         body += "unset multiplot\n";
         if (!run_gnuplot(plots, "series", script("series", "../series.csv", body, 960, 220 * (int)n + 80), written,
@@ -494,7 +539,8 @@ bool plot_run(const std::string& dir, std::vector<std::string>* written, std::st
         const std::string frames = m["frames_offered"];
         std::string body = "# Values copied from ../summary.json (cycles_per_frame).\n" + data +
                            "set datafile separator whitespace\nset title " +
-                           gq(title + ": CPU cycles per frame, total " + m["cycles_per_frame.total"] +
+                           gq(title + ": CPU cycles per frame, total " +
+                              fmt(std::round(std::strtod(m["cycles_per_frame.total"].c_str(), nullptr))) +
                               (frames == "0" ? " (no frames offered)" : "")) +
                            "\nset ylabel 'CPU cycles per frame'\nset style fill solid 0.7 border -1\nset boxwidth 0.6\n"
                            "unset key\n" +

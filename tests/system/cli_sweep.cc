@@ -191,6 +191,12 @@ START_TEST(test_plot)
         ck_assert(gp.find("imx6q-copybreak-stock-idle") != std::string::npos);
     }
     ck_assert(p.out.find("/plots/loss.svg") != std::string::npos);
+    // Several curves: CPU busy in a panel per core; axes from 0.
+    const std::string cpu = read_text(dir + "/plots/cpu.gp");
+    ck_assert_msg(cpu.find("set multiplot layout 4,1") != std::string::npos && cpu.find("'core 3'") != std::string::npos,
+                  "%s", cpu.c_str());
+    ck_assert(read_text(dir + "/plots/loss.gp").find("set yrange [0:*]") != std::string::npos);
+    ck_assert(read_text(dir + "/plots/loss.gp").find("set xrange [0<*:*]") != std::string::npos);
     // A run directory: cycles per frame and CPU split.
     const std::string run = dir + "/" + point_dirs(dir)[0];
     proc_result q = fecsim({"plot", run});
@@ -208,6 +214,17 @@ START_TEST(test_plot)
     ck_assert_msg(ts.status == 0, "%s", ts.err.c_str());
     ck_assert(is_png(run + "/plots/series.png") && is_svg(run + "/plots/series.svg"));
     ck_assert(read_text(run + "/plots/series.gp").find("'irq_rate_hz (1/s)'") != std::string::npos);
+    // A real run's series: states as off/on steps, counters as rates per
+    // second, the warm-up shaded.
+    proc_result rr = fecsim({"run", "-q", "-o", "scenario.duration=20ms", "-o", "scenario.warmup=5ms", "--run-dir",
+                             g_tmp + "/real"});
+    ck_assert_msg(rr.status == 0, "%s", rr.err.c_str());
+    proc_result rp = fecsim({"plot", g_tmp + "/real"});
+    ck_assert_msg(rp.status == 0, "%s", rp.err.c_str());
+    const std::string sg = read_text(g_tmp + "/real/plots/series.gp");
+    for (const char* s : {"('off' 0, 'on' 1)", "'delivered (frames/s)'", "rect from graph 0, graph 0 to first 0.005",
+                          "'rx_bds_ready (descriptors)'"})
+        ck_assert_msg(sg.find(s) != std::string::npos, "no %s in %s", s, sg.c_str());
     proc_result bad = fecsim({"plot", g_tmp});
     ck_assert_int_eq(bad.status, 2);
     ck_assert(bad.err.find("neither a run directory") != std::string::npos);
