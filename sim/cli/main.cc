@@ -85,7 +85,10 @@ int main(int argc, char** argv)
         return EXIT_BAD_INPUT;
     }
     const std::string cmd = argv[1];
-    if (cmd == "-h" || cmd == "--help" || cmd == "-?" || (cmd == "help" && argc == 2)) {
+    // help, help --help and help help: this help.
+    if (cmd == "-h" || cmd == "--help" || cmd == "-?" ||
+        (cmd == "help" && (argc == 2 || !std::strcmp(argv[2], "--help") || !std::strcmp(argv[2], "-h") ||
+                           !std::strcmp(argv[2], "-?") || !std::strcmp(argv[2], "help")))) {
         print_top_help(stdout);
         return EXIT_OK;
     }

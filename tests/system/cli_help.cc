@@ -77,6 +77,11 @@ START_TEST(test_usage_errors)
     proc_result ver = fecsim({"--version"});
     ck_assert_int_eq(ver.status, 0);
     ck_assert(ver.out.rfind("fecsim ", 0) == 0);
+    for (const char* h : {"--help", "-h", "help"}) {  // help of help: the top-level help
+        proc_result hh = fecsim({"help", h});
+        ck_assert_msg(hh.status == 0 && hh.out.find("Commands:") != std::string::npos && hh.err.empty(),
+                      "fecsim help %s: %d\n%s", h, hh.status, hh.err.c_str());
+    }
     proc_result help = fecsim({"help", "sweep"});
     ck_assert_int_eq(help.status, 0);
     ck_assert(help.out.find("--vary") != std::string::npos);
