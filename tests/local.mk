@@ -1,7 +1,8 @@
 # tests/: four tiers (unit, models, system, golden), one Check runner per tier.
 # Each runner uses Check's fork mode: a fresh process, hence a fresh SystemC
 # kernel, per test. Per-test timeouts are set in the suites.
-TESTS_CXXFLAGS = $(AM_CXXFLAGS) $(CHECK_CFLAGS)
+# FECSIM_SRCDIR: the source tree, for the tests' fixtures.
+TESTS_CXXFLAGS = $(AM_CXXFLAGS) $(CHECK_CFLAGS) -DFECSIM_SRCDIR='"$(abs_top_srcdir)"'
 TESTS_LDADD = $(KHOST_LIBS) $(MODELS_LIBS) $(CHECK_LIBS)
 
 check_PROGRAMS += tests/unit/run_unit tests/models/run_models tests/system/run_system

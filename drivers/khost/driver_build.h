@@ -1,7 +1,7 @@
 // drivers/khost/driver_build.h: build and load a kernel-style driver for a run.
 //
-// The driver sources (a directory of .c/.h files; our drivers/fec by
-// default, or a user's) are copied, patched (unified diffs, `patch -p1`),
+// The driver sources (a directory of .c/.h files; drivers/fec of the data
+// directory by default, or a user's) are copied, patched (unified diffs, `patch -p1`),
 // compiled against drivers/shim/include with the instrumentation flags, linked
 // into a shared object and loaded; its module_init / module_platform_driver /
 // module_param constructors register with the shim as it loads. Builds are
@@ -43,7 +43,8 @@ struct driver_build_config {
 const char* driver_cflags();
 // Build (or reuse) and dlopen; returns the handle. Throws driver_error.
 void* driver_load(const driver_build_config& cfg);
-// Default locations in this source tree.
+// The driver and the shim in fecsim's data directory (drivers/khost/data_dir.h);
+// throw driver_io_error when it cannot be found.
 std::string default_driver_dir();
 std::string default_shim_dir();
 

@@ -50,7 +50,7 @@ bool parse_command(const char* name, const char* params, const char* summary, co
 // EXIT_BAD_INPUT.
 int usage_error(const char* name, const std::string& what);
 
-std::string version_text();  // fecsim version, git revision, library versions
+std::string version_text();  // fecsim version, git revision, library versions, data directory
 
 int cmd_run(const cli& c, int argc, char** argv);
 int cmd_check(const cli& c, int argc, char** argv);
