@@ -82,7 +82,8 @@ std::string relative_path(const std::string& from, const std::string& to)
 
 std::string data_dir()
 {
-    if (const char* env = getenv("FECSIM_DATADIR")) {
+    const char* env = getenv("FECSIM_DATADIR");
+    if (env && *env) {
         const std::string d = real(env);
         if (!holds_data(d))
             throw data_dir_error(std::string("FECSIM_DATADIR=") + env +

@@ -4,8 +4,8 @@
 // in the source tree.
 //
 // The data directory is, in this order:
-//  1. $FECSIM_DATADIR, when set (it must hold drivers/fec, or the lookup fails
-//     naming it);
+//  1. $FECSIM_DATADIR, when set and not empty (it must hold drivers/fec, or
+//     the lookup fails naming it);
 //  2. the source tree, when the running program lies in the build tree
 //     (programs run before `make install`: sim/fecsim, the tests, benches);
 //  3. the installed $(pkgdatadir) found relative to the running program: the

@@ -111,6 +111,8 @@ START_TEST(test_data_dir)
     char* src = realpath(fecsim_srcdir().c_str(), nullptr);
     proc_result ver = fecsim({"--version"});
     ck_assert_msg(ver.out.find("\ndata: " + std::string(src) + "\n") != std::string::npos, "%s", ver.out.c_str());
+    proc_result empty = shell("FECSIM_DATADIR= '" + fecsim_bin() + "' --version", g_tmp);  // empty: unset
+    ck_assert_msg(empty.out.find("\ndata: " + std::string(src) + "\n") != std::string::npos, "%s", empty.out.c_str());
     free(src);
     // FECSIM_DATADIR that holds no data: exit 3 naming it, nothing written.
     const std::string bad = "FECSIM_DATADIR='" + g_tmp + "/none' '" + fecsim_bin() + "' ";
