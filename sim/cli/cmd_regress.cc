@@ -132,10 +132,10 @@ std::string regress_help()
            "metric, missing baseline, baseline of another scenario, a patch that does not apply, a\n"
            "driver that does not compile), nothing written; 3 a run failed.\n"
            "SUITE: scenario files and directories of them (every .ini but suite.ini); default:\n"
-           "scenarios/regress of the data directory ($FECSIM_DATADIR, else the installed\n"
-           "share/fecsim, else the source tree when run from the build tree). Tolerances: suite.ini next to the scenarios (else the\n"
-           "default suite's), a [tolerances] group of metric=tolerance lines: 0.5 (absolute, in the\n"
-           "metric's unit), 2% (relative to the baseline) or 2%,10 (the larger).\n"
+           "scenarios/regress of the data directory (fecsim --version names it). Tolerances:\n"
+           "suite.ini next to the scenarios (else the default suite's), a [tolerances] group of\n"
+           "metric=tolerance lines: 0.5 (absolute, in the metric's unit), 2% (relative to the\n"
+           "baseline) or 2%,10 (the larger).\n"
            "Runs and reports (report.txt, report.json, report.xml) are kept in <out>/regress/<run-id>/.\n\n" +
            metrics_help;
 }
