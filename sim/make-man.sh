@@ -16,7 +16,8 @@ else
     desc=$(echo "$top" | sed -n '/^Commands:/,/^$/p' | grep "^  $cmd " | sed -E 's/^  [^ ]+( [^ ]+)*  +//')
     [ -n "$desc" ] || { echo "make-man.sh: '$cmd' is not in the Commands of '$fecsim --help'" >&2; exit 1; }
 fi
-inc=$out.inc
+inc=$out.inc wrap=$out.help.sh
+trap 'rm -f "$inc" "$wrap" "$out.tmp"' EXIT
 {
     echo "[SEE ALSO]"
     sep=
@@ -33,8 +34,12 @@ inc=$out.inc
     echo "The user guide, $docdir/docs/user-guide.md, and the scenario format,"
     echo "$docdir/docs/scenario-format.md."
 } > "$inc"
-# GLib writes [OPTION...] as [OPTION?] in the C locale.
+# help2man reads the help through a wrapper that puts GLib's "Usage:" and the
+# usage line on one line (help2man's SYNOPSIS) and writes [OPTION...] where
+# GLib, in the C locale, writes [OPTION?].
+case $fecsim in /*) ;; *) fecsim=$(pwd)/$fecsim ;; esac
+printf '#!/bin/sh\n"%s" "$@" | sed -e "/^Usage:\$/{N;s/\\n */ /;}" -e "s/\\[OPTION?\\]/[OPTION...]/"\n' "$fecsim" > "$wrap"
+chmod +x "$wrap"
 "$help2man" --no-info --no-discard-stderr --version-string="$name $version" --help-option="$help_opt" \
-    --name="$desc" --include="$inc" "$fecsim" | sed 's/\[OPTION?\]/[OPTION...]/' > "$out.tmp"
-rm -f "$inc"
+    --name="$desc" --include="$inc" "$wrap" > "$out.tmp"
 mv "$out.tmp" "$out"
