@@ -21,12 +21,16 @@ DRIVER_LINK = -rdynamic -Wl,--whole-archive,drivers/libshim.a,--no-whole-archive
 # stress -m workers), with the kernel-side parameter tables.
 noinst_LIBRARIES += drivers/libkhost.a
 drivers_libkhost_a_CXXFLAGS = $(AM_CXXFLAGS)
+# Where the data directory is looked for (drivers/khost/data_dir.h).
+drivers_libkhost_a_CPPFLAGS = $(AM_CPPFLAGS) -DFECSIM_BUILD_TREE='"$(abs_top_builddir)"' \
+	-DFECSIM_SOURCE_TREE='"$(abs_top_srcdir)"' -DFECSIM_BINDIR='"$(bindir)"' -DFECSIM_PKGDATADIR='"$(pkgdatadir)"'
 drivers_libkhost_a_SOURCES = \
-	drivers/khost/khost.h drivers/khost/khost.cc drivers/khost/simhost.cc drivers/khost/hooks.cc \
+	drivers/khost/khost.h drivers/khost/khost_config.h drivers/khost/khost.cc drivers/khost/simhost.cc drivers/khost/hooks.cc \
 	drivers/khost/arm_dma.h drivers/khost/arm_dma.cc \
 	drivers/khost/coherence.h drivers/khost/coherence.cc \
 	drivers/khost/driver_build.h drivers/khost/driver_build.cc drivers/khost/host_dirs.h drivers/khost/host_dirs.cc \
 	drivers/khost/kernel_tree.h drivers/khost/kernel_tree.cc drivers/khost/kworker.h drivers/khost/kworker.cc \
+	drivers/khost/data_dir.h drivers/khost/data_dir.cc \
 	drivers/khost/stress.h drivers/khost/stress.cc \
 	drivers/khost/hog_task.h drivers/khost/hog_task.cc \
 	drivers/khost/app.h drivers/khost/app.cc \

@@ -26,3 +26,33 @@ include models/enet/local.mk
 EXTRA_DIST += $(wildcard $(srcdir)/models/*/*.def)
 
 MODELS_LIBS = models/libmodels.a $(SYSTEMC_LIBS) $(PCAP_LIBS)
+
+# The models as a library for SystemC users' own virtual platforms
+# (examples/tiny-vp): libmodels.a installed as $(libdir)/libfecsim.a, the
+# model headers (and the .def tables they include) under $(pkgincludedir),
+# included as "mem/dram.h", "cache/pl310.h", ..., and fecsim.pc for
+# pkg-config.
+install-exec-local:
+	$(MKDIR_P) '$(DESTDIR)$(libdir)'
+	$(INSTALL_DATA) models/libmodels.a '$(DESTDIR)$(libdir)/libfecsim.a'
+uninstall-local:
+	rm -f '$(DESTDIR)$(libdir)/libfecsim.a'
+
+fecsimcommondir = $(pkgincludedir)/common
+fecsimcommon_HEADERS = $(wildcard $(srcdir)/models/common/*.h $(srcdir)/models/common/*.def)
+fecsimmemdir = $(pkgincludedir)/mem
+fecsimmem_HEADERS = $(wildcard $(srcdir)/models/mem/*.h $(srcdir)/models/mem/*.def)
+fecsimcachedir = $(pkgincludedir)/cache
+fecsimcache_HEADERS = $(wildcard $(srcdir)/models/cache/*.h $(srcdir)/models/cache/*.def)
+fecsimcpudir = $(pkgincludedir)/cpu
+fecsimcpu_HEADERS = $(wildcard $(srcdir)/models/cpu/*.h $(srcdir)/models/cpu/*.def)
+fecsimnetdir = $(pkgincludedir)/net
+fecsimnet_HEADERS = $(wildcard $(srcdir)/models/net/*.h $(srcdir)/models/net/*.def)
+fecsimenetdir = $(pkgincludedir)/enet
+fecsimenet_HEADERS = $(wildcard $(srcdir)/models/enet/*.h $(srcdir)/models/enet/*.def)
+fecsimtrafficdir = $(pkgincludedir)/traffic
+fecsimtraffic_HEADERS = $(wildcard $(srcdir)/models/traffic/*.h $(srcdir)/models/traffic/*.def)
+
+pkgconfigdir = $(libdir)/pkgconfig
+pkgconfig_DATA = fecsim.pc
+EXTRA_DIST += fecsim.pc.in

@@ -5,7 +5,7 @@ noinst_LIBRARIES += sim/libsim.a
 sim_libsim_a_CXXFLAGS = $(AM_CXXFLAGS) $(GLIB_CFLAGS) $(JSONGLIB_CFLAGS) -DFECSIM_GNUPLOT='"$(GNUPLOT)"'
 sim_libsim_a_SOURCES = \
 	sim/soc.h sim/soc.cc \
-	sim/config/text.h \
+	sim/config/text.h sim/config/soc_config.h \
 	sim/config/units.h sim/config/units.cc \
 	sim/config/registry.h sim/config/registry.cc \
 	sim/config/scenario.h sim/config/scenario.cc \
@@ -78,3 +78,25 @@ docs: sim/fecsim
 	for g in `./sim/fecsim list-params --markdown --names`; do \
 		./sim/fecsim list-params --markdown $$g > $(srcdir)/docs/models/$$g.md || exit 1; \
 	done
+
+# Man pages, one per command, made by help2man from the --help texts
+# (sim/make-man.sh), and the bash completion made from --help and
+# list-params (sim/gen-completion.sh): both from the program just built.
+FECSIM_COMMANDS = run check sweep collect plot regress list-params
+man_MANS = man/fecsim.1 $(FECSIM_COMMANDS:%=man/fecsim-%.1)
+man/fecsim.1: sim/fecsim $(srcdir)/sim/make-man.sh
+	$(AM_V_GEN)$(MKDIR_P) man && $(SHELL) $(srcdir)/sim/make-man.sh '$(HELP2MAN)' ./sim/fecsim $(VERSION) \
+		'$(docdir)' fecsim $@
+man/fecsim-%.1: sim/fecsim $(srcdir)/sim/make-man.sh
+	$(AM_V_GEN)$(MKDIR_P) man && $(SHELL) $(srcdir)/sim/make-man.sh '$(HELP2MAN)' ./sim/fecsim $(VERSION) \
+		'$(docdir)' $* $@
+bashcompletion_DATA = completion/fecsim
+completion/fecsim: sim/fecsim $(srcdir)/sim/gen-completion.sh
+	$(AM_V_GEN)$(MKDIR_P) completion && $(SHELL) $(srcdir)/sim/gen-completion.sh ./sim/fecsim > $@.tmp && \
+		mv $@.tmp $@
+CLEANFILES += $(man_MANS) completion/fecsim
+EXTRA_DIST += sim/make-man.sh sim/gen-completion.sh
+
+# The documentation, under $(docdir) as in the source tree.
+doc_DATA = README.md
+nobase_doc_DATA = $(wildcard $(srcdir)/docs/*.md $(srcdir)/docs/models/*.md)

@@ -1,7 +1,8 @@
 # tests/: four tiers (unit, models, system, golden), one Check runner per tier.
 # Each runner uses Check's fork mode: a fresh process, hence a fresh SystemC
 # kernel, per test. Per-test timeouts are set in the suites.
-TESTS_CXXFLAGS = $(AM_CXXFLAGS) $(CHECK_CFLAGS)
+# FECSIM_SRCDIR: the source tree, for the tests' fixtures.
+TESTS_CXXFLAGS = $(AM_CXXFLAGS) $(CHECK_CFLAGS) -DFECSIM_SRCDIR='"$(abs_top_srcdir)"'
 TESTS_LDADD = $(KHOST_LIBS) $(MODELS_LIBS) $(CHECK_LIBS)
 
 check_PROGRAMS += tests/unit/run_unit tests/models/run_models tests/system/run_system
@@ -10,6 +11,11 @@ AM_TESTS_ENVIRONMENT = SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 CK_FORK=yes \
 	FECSIM=$(abs_top_builddir)/sim/fecsim FECSIM_SRCDIR=$(abs_top_srcdir) \
 	FECSIM_CACHE=$(abs_top_builddir)/tests/.driver-cache; \
 	export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE CK_FORK FECSIM FECSIM_SRCDIR FECSIM_CACHE;
+# make clean removes the tests' driver builds.
+clean-local: clean-driver-cache
+.PHONY: clean-driver-cache
+clean-driver-cache:
+	rm -rf tests/.driver-cache
 
 tests_unit_run_unit_CXXFLAGS = $(TESTS_CXXFLAGS) $(GLIB_CFLAGS) $(JSONGLIB_CFLAGS)
 tests_unit_run_unit_LDFLAGS = $(DRIVER_LINK)

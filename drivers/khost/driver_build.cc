@@ -1,4 +1,5 @@
 #include "drivers/khost/driver_build.h"
+#include "drivers/khost/data_dir.h"
 #include "drivers/khost/host_dirs.h"
 #include "drivers/khost/kernel_tree.h"
 #include <map>
@@ -20,10 +21,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#ifndef FECSIM_SRCDIR
-#define FECSIM_SRCDIR "."
-#endif
-
 namespace khost {
 
 const char* driver_cflags()
@@ -32,8 +29,18 @@ const char* driver_cflags()
            "-fsanitize=thread -fsanitize-coverage=trace-pc -Wall";
 }
 
-std::string default_driver_dir() { return std::string(FECSIM_SRCDIR) + "/drivers/fec"; }
-std::string default_shim_dir() { return std::string(FECSIM_SRCDIR) + "/drivers/shim"; }
+// Not finding the data is an installation problem, not bad input.
+static std::string data_subdir(const char* sub)
+{
+    try {
+        return data_dir() + sub;
+    } catch (const data_dir_error& e) {
+        throw driver_io_error(e.what());
+    }
+}
+
+std::string default_driver_dir() { return data_subdir("/drivers/fec"); }
+std::string default_shim_dir() { return data_subdir("/drivers/shim"); }
 
 namespace {
 
@@ -643,7 +650,7 @@ static std::string stop_stubs_source(const std::vector<std::string>& names)
     return c;
 }
 
-std::string default_dts() { return std::string(FECSIM_SRCDIR) + "/scenarios/profiles/imx6q.dts"; }
+std::string default_dts() { return data_subdir("/scenarios/profiles/imx6q.dts"); }
 
 std::string compile_device_tree(const std::string& dts)
 {

@@ -1,7 +1,7 @@
 // drivers/khost/driver_build.h: build and load a kernel-style driver for a run.
 //
-// The driver sources (a directory of .c/.h files; our drivers/fec by
-// default, or a user's) are copied, patched (unified diffs, `patch -p1`),
+// The driver sources (a directory of .c/.h files; drivers/fec of the data
+// directory by default, or a user's) are copied, patched (unified diffs, `patch -p1`),
 // compiled against drivers/shim/include with the instrumentation flags, linked
 // into a shared object and loaded; its module_init / module_platform_driver /
 // module_param constructors register with the shim as it loads. Builds are
@@ -64,9 +64,11 @@ void* driver_load(const driver_build_config& cfg);
 // blob's bytes). Throws driver_error (a dts that does not compile names
 // dtc's message) or driver_io_error (dtc cannot run).
 std::string compile_device_tree(const std::string& dts);
-// Default locations in this source tree (default_dts: the i.MX6Q profile's
-// scenarios/profiles/imx6q.dts).
+// The i.MX6Q profile's scenarios/profiles/imx6q.dts in fecsim's data
+// directory (throws driver_io_error when it cannot be found).
 std::string default_dts();
+// The driver and the shim in fecsim's data directory (drivers/khost/data_dir.h);
+// throw driver_io_error when it cannot be found.
 std::string default_driver_dir();
 std::string default_shim_dir();
 

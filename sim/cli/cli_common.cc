@@ -4,6 +4,7 @@
 #include <glib.h>
 #include <json-glib/json-glib.h>
 #include <systemc>
+#include "drivers/khost/data_dir.h"
 #include "sim/cli/commands.h"
 #include "sim/version.h"
 #include "drivers/khost/kernel_tree.h"
@@ -16,6 +17,11 @@ std::string version_text()
     s += std::string("SystemC ") + sc_core::sc_release() + ", GLib " + std::to_string(glib_major_version) + "." +
          std::to_string(glib_minor_version) + "." + std::to_string(glib_micro_version) + ", json-glib " +
          JSON_VERSION_S + "\n";
+    try {
+        s += "data: " + khost::data_dir() + "\n";
+    } catch (const khost::data_dir_error& e) {
+        s += std::string("data: ") + e.what() + "\n";
+    }
     return s;
 }
 

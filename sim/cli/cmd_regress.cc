@@ -21,16 +21,13 @@
 #include <json-glib/json-glib.h>
 #include <map>
 #include <memory>
+#include "drivers/khost/data_dir.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/job_pool.h"
 #include "sim/cli/regress_baseline.h"
 #include "sim/config/text.h"
 #include "sim/results/regress.h"
 #include "sim/results/results.h"
-
-#ifndef FECSIM_SRCDIR
-#define FECSIM_SRCDIR "."
-#endif
 
 namespace sim {
 
@@ -45,8 +42,10 @@ const char* const k_examples_regress =
 
 namespace {
 
-std::string default_suite_dir() { return std::string(FECSIM_SRCDIR) + "/scenarios/regress"; }
-std::string default_baseline_dir() { return std::string(FECSIM_SRCDIR) + "/results/baselines/imx6q"; }
+// The default suite and baselines, in fecsim's data directory
+// (drivers/khost/data_dir.h). Throw khost::data_dir_error.
+std::string default_suite_dir() { return khost::data_dir() + "/scenarios/regress"; }
+std::string default_baseline_dir() { return khost::data_dir() + "/results/baselines/imx6q"; }
 
 // The *.ini scenario files of a directory (not suite.ini), sorted.
 std::vector<std::string> dir_scenarios(const std::string& dir)
@@ -132,10 +131,11 @@ std::string regress_help()
            "Exit status: 0 no regression; 1 something regressed; 2 bad input (unknown option or\n"
            "metric, missing baseline, baseline of another scenario, a patch that does not apply, a\n"
            "driver that does not compile), nothing written; 3 a run failed.\n"
-           "SUITE: scenario files and directories of them (every .ini but suite.ini); default: the\n"
-           "source tree's scenarios/regress. Tolerances: suite.ini next to the scenarios (else the\n"
-           "default suite's), a [tolerances] group of metric=tolerance lines: 0.5 (absolute, in the\n"
-           "metric's unit), 2% (relative to the baseline) or 2%,10 (the larger).\n"
+           "SUITE: scenario files and directories of them (every .ini but suite.ini); default:\n"
+           "scenarios/regress of the data directory (fecsim --version names it). Tolerances:\n"
+           "suite.ini next to the scenarios (else the default suite's), a [tolerances] group of\n"
+           "metric=tolerance lines: 0.5 (absolute, in the metric's unit), 2% (relative to the\n"
+           "baseline) or 2%,10 (the larger).\n"
            "Runs and reports (report.txt, report.json, report.xml) are kept in <out>/regress/<run-id>/.\n\n" +
            metrics_help;
 }
@@ -146,7 +146,7 @@ bool regress_parse_options(int argc, char** argv, regress_options* o, int* statu
     const std::vector<GOptionEntry> e = scenario_option_entries(&o->so, {
         {"baseline", 0, 0, G_OPTION_ARG_FILENAME, &o->baseline_opt,
          "Baseline directory: one <scenario-id>.json per scenario (default: results/baselines/imx6q of "
-         "the source tree)",
+         "the data directory)",
          "DIR"},
         {"driver", 0, 0, G_OPTION_ARG_FILENAME, &o->driver,
          "Driver source directory to run instead of drivers/fec (= -o driver.source=DIR); --patch files "
@@ -185,17 +185,23 @@ bool regress_parse_options(int argc, char** argv, regress_options* o, int* statu
         }
         o->driver_dir = abs_path(o->driver);
     }
-    o->baseline_dir = o->baseline_opt ? o->baseline_opt : default_baseline_dir();
+    try {
+        o->baseline_dir = o->baseline_opt ? o->baseline_opt : default_baseline_dir();
+        if (o->args.empty())
+            o->args.push_back(default_suite_dir());
+    } catch (const khost::data_dir_error& e) {
+        std::fprintf(stderr, "error: %s\n", e.what());
+        *status = EXIT_RUN_FAILED;
+        return false;
+    }
     *status = EXIT_OK;
     return true;
 }
 
-// The scenario files of args (default: the source tree's suite) and their
+// The scenario files of args (the default suite added by the options) and their
 // suite files. EXIT_OK or EXIT_BAD_INPUT.
-int find_scenarios(std::vector<std::string> args, scenario_files* files)
+int find_scenarios(const std::vector<std::string>& args, scenario_files* files)
 {
-    if (args.empty())
-        args.push_back(default_suite_dir());
     for (const auto& a : args) {
         if (g_file_test(a.c_str(), G_FILE_TEST_IS_DIR)) {
             const auto v = dir_scenarios(a);

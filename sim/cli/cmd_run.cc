@@ -593,13 +593,16 @@ static std::vector<stat_entry> default_stats()
 
 int cmd_list_params(const cli&, int argc, char** argv)
 {
-    gboolean markdown = false, names = false;
+    gboolean markdown = false, names = false, keys = false;
     std::vector<GOptionEntry> e = {
         {"markdown", 0, 0, G_OPTION_ARG_NONE, &markdown,
          "Markdown: without GROUP the scenario-format document, with GROUP the docs/models page "
          "(parameters and statistics)",
          nullptr},
         {"names", 0, 0, G_OPTION_ARG_NONE, &names, "Only the group names (with --markdown: the docs/models page names)",
+         nullptr},
+        {"keys", 0, 0, G_OPTION_ARG_NONE, &keys,
+         "Only the keys a scenario or -o may set, as GROUP.KEY, one per line (the shell completion's list)",
          nullptr},
     };
     std::vector<std::string> args;
@@ -631,6 +634,17 @@ int cmd_list_params(const cli&, int argc, char** argv)
                          guess.empty() ? "" : ("; did you mean " + guess + "?").c_str());
             return EXIT_BAD_INPUT;
         }
+    }
+    if (keys) {
+        if (markdown || names) {
+            std::fprintf(stderr, "fecsim list-params: --keys goes with neither --markdown nor --names\n");
+            return EXIT_BAD_INPUT;
+        }
+        for (const auto& g : registry_groups())
+            if (group.empty() || group == g.name)
+                for (const auto& k : g.keys(false))
+                    std::printf("%s.%s\n", g.name, k.c_str());
+        return EXIT_OK;
     }
     if (names) {
         if (markdown)

@@ -50,7 +50,7 @@ bool parse_command(const char* name, const char* params, const char* summary, co
 // EXIT_BAD_INPUT.
 int usage_error(const char* name, const std::string& what);
 
-std::string version_text();  // fecsim version, git revision, library versions
+std::string version_text();  // fecsim version, git revision, library versions, data directory
 // For a driver of a kernel tree: its tree, version and API level, and the
 // sha256 of each of its files in the tree ("" for fecsim's own driver).
 std::string tree_driver_text(const khost::driver_config& d);

@@ -50,6 +50,13 @@ static void print_top_help(FILE* f)
                  "  --version                  show the version and exit\n"
                  "  --list-params[=GROUP]      same as the list-params command\n"
                  "\n"
+                 "Environment:\n"
+                 "  FECSIM_DATADIR             the driver sources, the shim headers, the scenarios and the\n"
+                 "                             regress baselines (default: share/fecsim of the install, found\n"
+                 "                             from the program's directory; the source tree for a program\n"
+                 "                             in the build tree)\n"
+                 "  FECSIM_CACHE               driver builds (default: ~/.cache/fecsim/drivers)\n"
+                 "\n"
                  "Exit status: 0 done; 1 a check failed (regress); 2 bad input (nothing written, the\n"
                  "message names FILE:LINE and the key); 3 the run could not complete.\n"
                  "\n"
@@ -85,7 +92,10 @@ int main(int argc, char** argv)
         return EXIT_BAD_INPUT;
     }
     const std::string cmd = argv[1];
-    if (cmd == "-h" || cmd == "--help" || cmd == "-?" || (cmd == "help" && argc == 2)) {
+    // help, help --help and help help: this help.
+    if (cmd == "-h" || cmd == "--help" || cmd == "-?" ||
+        (cmd == "help" && (argc == 2 || !std::strcmp(argv[2], "--help") || !std::strcmp(argv[2], "-h") ||
+                           !std::strcmp(argv[2], "-?") || !std::strcmp(argv[2], "help")))) {
         print_top_help(stdout);
         return EXIT_OK;
     }

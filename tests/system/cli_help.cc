@@ -1,10 +1,12 @@
 // The help of every command, its examples (each must work as written), usage
 // errors, and that the committed generated docs match the tables.
 #include "tests/lib.h"
+#include <cstdlib>
 #include <glib.h>
 #include <sstream>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "drivers/khost/data_dir.h"
 #include "tests/system/cli.h"
 
 namespace {
@@ -77,6 +79,11 @@ START_TEST(test_usage_errors)
     proc_result ver = fecsim({"--version"});
     ck_assert_int_eq(ver.status, 0);
     ck_assert(ver.out.rfind("fecsim ", 0) == 0);
+    for (const char* h : {"--help", "-h", "help"}) {  // help of help: the top-level help
+        proc_result hh = fecsim({"help", h});
+        ck_assert_msg(hh.status == 0 && hh.out.find("Commands:") != std::string::npos && hh.err.empty(),
+                      "fecsim help %s: %d\n%s", h, hh.status, hh.err.c_str());
+    }
     proc_result help = fecsim({"help", "sweep"});
     ck_assert_int_eq(help.status, 0);
     ck_assert(help.out.find("--vary") != std::string::npos);
@@ -89,6 +96,49 @@ START_TEST(test_usage_errors)
     proc_result ck = fecsim({"check", fecsim_srcdir() + "/scenarios/imx6q/copybreak-stock-idle.ini"});
     ck_assert_int_eq(ck.status, 0);
     ck_assert(ck.out.find(": ok: scenario imx6q-copybreak-stock-idle") != std::string::npos);
+}
+END_TEST
+
+// Where the data (driver, shim headers, scenarios, baselines) is taken from
+// (drivers/khost/data_dir.h), and the key list of the shell completion.
+START_TEST(test_data_dir)
+{
+    ck_assert(khost::relative_path("/usr/bin", "/usr/share/fecsim") == "../share/fecsim");
+    ck_assert(khost::relative_path("/opt/f/bin", "/srv/data") == "../../../srv/data");
+    ck_assert(khost::relative_path("/a/b", "/a/b") == ".");
+    ck_assert(khost::relative_path("/a/b/", "/a/b/c") == "c");
+    // In the build tree: the source tree.
+    char* src = realpath(fecsim_srcdir().c_str(), nullptr);
+    proc_result ver = fecsim({"--version"});
+    ck_assert_msg(ver.out.find("\ndata: " + std::string(src) + "\n") != std::string::npos, "%s", ver.out.c_str());
+    proc_result empty = shell("FECSIM_DATADIR= '" + fecsim_bin() + "' --version", g_tmp);  // empty: unset
+    ck_assert_msg(empty.out.find("\ndata: " + std::string(src) + "\n") != std::string::npos, "%s", empty.out.c_str());
+    free(src);
+    // FECSIM_DATADIR that holds no data: exit 3 naming it, nothing written.
+    const std::string bad = "FECSIM_DATADIR='" + g_tmp + "/none' '" + fecsim_bin() + "' ";
+    ck_assert_int_eq(mkdir((g_tmp + "/none").c_str(), 0755), 0);
+    proc_result run = shell(bad + "run -q -o scenario.duration=1ms", g_tmp);
+    ck_assert_msg(run.status == 3 && run.err.find("FECSIM_DATADIR=" + g_tmp + "/none: not a fecsim data directory") !=
+                                         std::string::npos,
+                  "%d: %s", run.status, run.err.c_str());
+    ck_assert_msg(!exists(g_tmp + "/results"), "a failed run left results");
+    proc_result reg = shell(bad + "regress -q", g_tmp);
+    ck_assert_msg(reg.status == 3 && reg.err.find("FECSIM_DATADIR=") != std::string::npos, "%d: %s", reg.status,
+                  reg.err.c_str());
+    proc_result v2 = shell(bad + "--version", g_tmp);
+    ck_assert_msg(v2.status == 0 && v2.out.find("data: FECSIM_DATADIR=") != std::string::npos, "%s", v2.out.c_str());
+    // FECSIM_DATADIR that does: used.
+    proc_result v3 = shell("FECSIM_DATADIR='" + fecsim_srcdir() + "' '" + fecsim_bin() + "' --version", g_tmp);
+    ck_assert(v3.out.find("\ndata: /") != std::string::npos);
+    // list-params --keys: GROUP.KEY lines, the keys -o accepts.
+    proc_result keys = fecsim({"list-params", "--keys"});
+    ck_assert_int_eq(keys.status, 0);
+    ck_assert(keys.out.rfind("scenario.seed\n", 0) == 0);
+    ck_assert(keys.out.find("\nl2.size\n") != std::string::npos);
+    ck_assert(keys.out.find("include") == std::string::npos);
+    proc_result l2 = fecsim({"list-params", "--keys", "l2"});
+    ck_assert(l2.status == 0 && l2.out.rfind("l2.", 0) == 0 && l2.out.find("l1.") == std::string::npos);
+    ck_assert_int_eq(fecsim({"list-params", "--keys", "--names"}).status, 2);
 }
 END_TEST
 
@@ -175,6 +225,7 @@ Suite* suite_cli_help(void)
     tcase_add_test(tc, test_help_examples_work);
     tcase_add_test(tc, test_user_guide_works);
     tcase_add_test(tc, test_usage_errors);
+    tcase_add_test(tc, test_data_dir);
     tcase_add_test(tc, test_docs_up_to_date);
     suite_add_tcase(s, tc);
     return s;
