@@ -51,6 +51,9 @@ public:
     void visit_stats(const models::stat_visitor& v) const;
     // A driver fault stopped run() (drivers/khost/fault.h).
     void faulted() { m_faulted = true; }
+    // Write out the capture files of [output] pcap_rx / pcap_tx (also done
+    // when the soc is destroyed); call before the run directory is committed.
+    void flush_captures() const;
     // Time series sampled during run() (columns named in series_columns()).
     const std::vector<std::string>& series_columns() const { return m_series_cols; }
     const std::vector<std::vector<double>>& series() const { return m_series; }
@@ -66,6 +69,7 @@ private:
     std::unique_ptr<models::enet::enet> m_enet;
     std::unique_ptr<models::traffic::traffic_source> m_source;
     std::unique_ptr<models::traffic::traffic_sink> m_sink;
+    std::unique_ptr<models::traffic::link_tap> m_rx_tap;  // [output] pcap_rx
     std::unique_ptr<khost::kernel> m_kernel;
     std::unique_ptr<khost::app_task> m_app;
     std::unique_ptr<khost::tx_task> m_tx;

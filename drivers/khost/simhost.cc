@@ -5,6 +5,7 @@
 #include <cstring>
 #include <unistd.h>
 #include "common/log.h"
+#include "drivers/khost/boot.h"
 #include "drivers/khost/khost.h"
 #include "drivers/shim/simhost.h"
 
@@ -153,6 +154,7 @@ void simhost_log(int level, const char* fmt, ...)
     va_start(ap, fmt);
     std::vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
+    khost::kernel_log_add(level, buf);
     models::sim_log(level <= 4 ? models::log_level::warn : models::log_level::info, "driver", "%s", buf);
 }
 
