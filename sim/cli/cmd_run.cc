@@ -206,6 +206,17 @@ static std::string exception_message(const std::exception& ex)
     return m;
 }
 
+// The kernel log's last lines of level KERN_WARNING or more urgent (all
+// levels: every line), as stderr shows them after a failure.
+static std::string kernel_log_text(bool all)
+{
+    std::string t;
+    for (const auto& l : khost::kernel_log_tail(20))
+        if (all || l.level <= 4)
+            t += "  kernel: " + message_text(l.text, 256) + "\n";
+    return t;
+}
+
 // The summary.json of a run that stopped before its end: scenario, seed,
 // run id, "incomplete": true (the caller adds why).
 static JsonObject* stopped_summary(const resolved_scenario& r, const std::string& run_id)
@@ -265,24 +276,13 @@ static int run_keep_fault(const run_options& o, const resolved_scenario& r, cons
                        rd->write("summary.json", summary, &err);
     if (!commit_stopped(rd, wrote, &err, &final_dir))
         return EXIT_RUN_FAILED;
-    std::fprintf(stderr, "fecsim run: driver fault: %s\nfecsim run: the run stopped; what it had is in %s\n",
-                 f.text().c_str(), final_dir.c_str());
+    std::fprintf(stderr, "fecsim run: driver fault: %s\n%sfecsim run: the run stopped; what it had is in %s\n",
+                 f.text().c_str(), kernel_log_text(false).c_str(), final_dir.c_str());
     if (o.json) {
         std::fputs(summary.c_str(), stdout);
         std::fflush(stdout);
     }
     return EXIT_RUN_FAILED;
-}
-
-// The kernel log's last lines of level KERN_WARNING or more urgent (all
-// levels: every line), as stderr shows them after a failure.
-static std::string kernel_log_text(bool all)
-{
-    std::string t;
-    for (const auto& l : khost::kernel_log_tail(20))
-        if (all || l.level <= 4)
-            t += "  kernel: " + message_text(l.text, 256) + "\n";
-    return t;
 }
 
 // The driver did not come up (init, probe or ndo_open failed): the run

@@ -1,5 +1,6 @@
 #include "sim/config/registry.h"
 #include <cstring>
+#include <pcap/pcap.h>
 
 namespace sim {
 
@@ -292,6 +293,23 @@ std::string moved_key_message(const moved_key& m)
 const std::vector<config_rule>& registry_rules()
 {
     static const std::vector<config_rule> rules = {
+        {"traffic.mode traffic.pcap_file",
+         [](const soc_config& c) -> std::string {
+             if (c.traffic.mode != models::traffic::MODE_PCAP)
+                 return "";
+             if (c.traffic.pcap_file.empty())
+                 return "mode=pcap needs traffic.pcap_file (a capture of Ethernet frames, as tcpdump -w writes)";
+             char err[PCAP_ERRBUF_SIZE];
+             pcap_t* p = pcap_open_offline(c.traffic.pcap_file.c_str(), err);
+             if (!p)
+                 return "traffic.pcap_file is not a pcap or pcapng capture (libpcap: " + std::string(err) + ")";
+             const int link = pcap_datalink(p);
+             pcap_close(p);
+             if (link != DLT_EN10MB)
+                 return "traffic.pcap_file does not hold Ethernet frames (link type " + std::to_string(link) +
+                        ", not DLT_EN10MB)";
+             return "";
+         }},
         {"soc.mac_address",
          [](const soc_config& c) -> std::string {
              const uint64_t a = c.board.mac_address;

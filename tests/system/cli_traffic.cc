@@ -106,6 +106,30 @@ START_TEST(test_loopback_capture_replay)
 }
 END_TEST
 
+// A capture that libpcap cannot read, or of another link type, is refused
+// before anything runs, naming the file, the line and the key.
+START_TEST(test_bad_capture)
+{
+    const std::string text = g_tmp + "/notes.pcap", raw = g_tmp + "/raw.pcap";
+    ck_assert_int_eq(shell("printf 'not a capture\\n' > '" + text + "'").status, 0);
+    // A pcap file header of link type 101 (raw IP), no packets.
+    ck_assert_int_eq(shell("printf '\\324\\303\\262\\241\\002\\000\\004\\000\\000\\000\\000\\000"
+                           "\\000\\000\\000\\000\\377\\377\\000\\000\\145\\000\\000\\000' > '" + raw + "'")
+                         .status,
+                     0);
+    for (const auto& [file, why] : {std::pair<std::string, std::string>{text, "is not a pcap or pcapng capture"},
+                                    {raw, "does not hold Ethernet frames (link type "}}) {
+        const std::string ini = g_tmp + "/cap.ini";
+        shell("printf '[scenario]\\nid=cap\\n[traffic]\\nmode=pcap\\npcap_file=" + file + "\\n' > '" + ini + "'");
+        const proc_result r = fecsim({"run", ini, "-o", "scenario.duration=1ms", "--out", g_tmp + "/res"});
+        ck_assert_int_eq(r.status, 2);
+        ck_assert_msg(r.err.find("cap.ini:5: error: traffic.pcap_file " + why) != std::string::npos, "%s",
+                      r.err.c_str());
+        ck_assert(!exists(g_tmp + "/res"));
+    }
+}
+END_TEST
+
 // soc.mac_address is what the MAC passes; traffic.dst_mac what the link
 // partner sends to. Addresses in their usual notation, a multicast board
 // address refused with the key.
@@ -258,6 +282,7 @@ Suite* suite_cli_traffic(void)
     TCase* tc = tests_tcase("core", TEST_TIMEOUT_SYSTEM);
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_loopback_capture_replay);
+    tcase_add_test(tc, test_bad_capture);
     tcase_add_test(tc, test_board_mac_address);
     tcase_add_test(tc, test_link_capture);
     tcase_add_test(tc, test_probe_failure);
