@@ -101,6 +101,22 @@ START_TEST(test_wall_clock_watchdog)
 }
 END_TEST
 
+// --strict-memory: exit 1 on a memory error (an skb leak), not on a DMA
+// coherence violation alone (a missing sync), which --strict-coherence takes.
+START_TEST(test_strict_memory)
+{
+    const std::string fx = fecsim_srcdir() + "/tests/fixtures/";
+    proc_result r = fecsim({"run", "--patch", fx + "skb-leak.patch", "-o", "scenario.duration=100ms", "-q",
+                            "--strict-memory", "--out", g_tmp + "/res"});
+    ck_assert_msg(r.status == 1, "exit %d: %s", r.status, r.err.c_str());
+    ck_assert_msg(r.err.find("--strict-memory: ") != std::string::npos && r.err.find(" memory error") != std::string::npos,
+                  "%s", r.err.c_str());
+    r = fecsim({"run", "--patch", fx + "no-sync.patch", "-o", "scenario.duration=100ms", "-q", "--strict-memory",
+                "--out", g_tmp + "/res"});
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err.c_str());
+}
+END_TEST
+
 Suite* suite_cli_fault(void)
 {
     Suite* s = suite_create("cli_fault");
@@ -112,6 +128,7 @@ Suite* suite_cli_fault(void)
     tcase_add_test(tc, test_endless_napi_poll_with_lock_held);
     tcase_add_test(tc, test_lockup_timeout_is_a_key);
     tcase_add_test(tc, test_wall_clock_watchdog);
+    tcase_add_test(tc, test_strict_memory);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,0 +1,6 @@
+#!/bin/sh
+# 200 mutated scenario files through fecsim check and, when accepted, a short
+# run: no crash, no hang, every message located (make fuzz-mutants: 3000).
+# The hang limit is generous: make check runs the tiers side by side.
+exec ./tests/fuzz/mutants --fecsim "$FECSIM" --scenarios "$FECSIM_SRCDIR/scenarios" \
+	--count 200 --seed 7 --jobs 2 --timeout 20
