@@ -21,9 +21,10 @@ sim_libsim_a_SOURCES = \
 	sim/results/progress.h sim/results/progress.cc \
 	sim/results/sweep.h sim/results/sweep.cc \
 	sim/results/plot.h sim/results/plot.cc \
+	sim/results/report.h sim/results/report.cc \
 	sim/results/regress.h sim/results/regress.cc sim/results/regress_report.cc \
 	sim/cli/commands.h sim/cli/cli_common.cc sim/cli/job_pool.h sim/cli/job_pool.cc \
-	sim/cli/cmd_run.cc sim/cli/cmd_sweep.cc sim/cli/cmd_plot.cc \
+	sim/cli/cmd_run.cc sim/cli/cmd_sweep.cc sim/cli/cmd_plot.cc sim/cli/cmd_report.cc \
 	sim/cli/regress_baseline.h sim/cli/regress_baseline.cc sim/cli/cmd_regress.cc
 nodist_sim_libsim_a_SOURCES = sim/builtin_scenarios.h sim/version.h
 EXTRA_DIST += $(wildcard $(srcdir)/sim/*/*.def)

@@ -79,9 +79,18 @@ soc::soc(const soc_config& cfg) : m_cfg(cfg), m_mem(seeded(cfg)), m_stress("stre
     m_enet->dma.bind(m_mem.noc.masters);
     m_enet->irq.bind(m_irq);
     m_source.reset(new traffic::traffic_source("traffic", seeded_traffic(cfg)));
-    m_source->out.bind(m_enet->phy_rx);
+    if (cfg.output.pcap_rx) {
+        m_rx_tap.reset(new traffic::link_tap("rx_tap", cfg.output.pcap_rx_file));
+        m_source->out.bind(m_rx_tap->in);
+        m_rx_tap->out.bind(m_enet->phy_rx);
+    } else {
+        m_source->out.bind(m_enet->phy_rx);
+    }
     m_enet->phy_pause.bind(m_source->pause_in);
-    m_sink.reset(new traffic::traffic_sink("sink"));
+    traffic::sink_config sink_cfg;
+    if (cfg.output.pcap_tx)
+        sink_cfg.pcap_file = cfg.output.pcap_tx_file;
+    m_sink.reset(new traffic::traffic_sink("sink", sink_cfg));
     m_enet->phy_tx.bind(m_sink->in);
 
     std::vector<cpu::core*> cores;
@@ -102,14 +111,18 @@ soc::soc(const soc_config& cfg) : m_cfg(cfg), m_mem(seeded(cfg)), m_stress("stre
     }
     irqc.set_boot([this] { boot(); });
     if (cfg.app.enabled) {
-        m_app.reset(new app_task(cfg.app));
+        khost::app_config ac = cfg.app;
+        ac.foreign_payloads = cfg.traffic.mode == traffic::MODE_PCAP;
+        m_app.reset(new app_task(ac));
         m_cores[cfg.app.core]->add_task(m_app.get());
         m_kernel->set_socket_reader(m_cores[cfg.app.core].get());
     }
     if (cfg.tx.enabled) {
         if (cfg.tx.core >= cfg.cpu.cores)
             throw std::invalid_argument("tx.core must name an existing core");
-        m_tx.reset(new tx_task(cfg.tx, *m_cores[cfg.tx.core], &m_ndev));
+        khost::tx_config tc = cfg.tx;
+        tc.board_mac = cfg.board.mac_address;
+        m_tx.reset(new tx_task(tc, *m_cores[cfg.tx.core], &m_ndev));
         m_cores[cfg.tx.core]->add_task(m_tx.get());
     }
     const khost::stress_config& sc = m_stress.config();
@@ -134,6 +147,13 @@ soc::soc(const soc_config& cfg) : m_cfg(cfg), m_mem(seeded(cfg)), m_stress("stre
 }
 
 soc::~soc() = default;
+
+void soc::flush_captures() const
+{
+    if (m_rx_tap)
+        m_rx_tap->flush();
+    m_sink->flush();
+}
 
 // Samples the receive path every output.sample_interval: FIFO level, ring
 // descriptors the MAC filled and the driver has not taken, the interrupt
@@ -171,8 +191,10 @@ void soc::sampler()
 
 void soc::boot()
 {
-    m_ndev = driver_boot(m_cfg.driver, m_driver, board_device{"fec", "2188000.ethernet", "imx6q-fec", ENET_BASE, ENET_SIZE, ENET_IRQ},
-                         m_cfg.app.enabled ? m_cfg.app.join_group : 0);
+    m_ndev = driver_boot(m_cfg.driver, m_driver,
+                         board_device{"fec", "2188000.ethernet", "imx6q-fec", ENET_BASE, ENET_SIZE, ENET_IRQ,
+                                      m_cfg.board.mac_address},
+                         m_cfg.app.enabled ? m_cfg.app.join_group : 0, m_cfg.board.promiscuous);
 }
 
 void soc::reset_stats()
@@ -250,7 +272,8 @@ run_summary soc::run()
     const app_stats* as = m_app ? &m_app->stats() : nullptr;
     // Distinct frames that reached the application intact (a stale copy of an
     // old frame verifies, but is a duplicate).
-    s.frames_delivered = as ? as->verified - std::min(as->verified, as->duplicated) : 0;
+    // Datagrams of a replayed capture that cannot be checked count as delivered.
+    s.frames_delivered = as ? as->verified - std::min(as->verified, as->duplicated) + as->unverifiable : 0;
     s.loss_pct = s.frames_offered ? 100.0 * (double)(s.frames_offered - std::min(s.frames_offered, s.frames_delivered)) /
                                         (double)s.frames_offered
                                   : 0;
@@ -259,6 +282,14 @@ run_summary soc::run()
                      std::min(now.rx_errors - m_snap.rx_errors, now.rx_fifo_errors - m_snap.rx_fifo_errors);
     cpu::core& irqc = *m_cores[m_cfg.kernel.irq_core];
     s.irq_rate_hz = secs > 0 ? (double)irqc.stats().irqs / secs : 0;
+    {
+        double masked_ps = 0;
+        m_enet->visit_stats("", [&](const std::string& n, uint64_t x, const char*, const char*) {
+            if (n == "rx_irq_masked_ps")
+                masked_ps = (double)x;
+        });
+        s.irq_masked_pct = secs > 0 ? std::min(100.0, 100.0 * masked_ps / PS_PER_S / secs) : 0;
+    }
     for (auto& c : m_cores) {
         const auto& st = c->stats();
         const double tot = (double)(st.irq_ps + st.softirq_ps + st.sys_ps + st.user_ps + st.idle_ps);

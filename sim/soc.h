@@ -55,6 +55,9 @@ public:
     // A kernel tree's driver at the end of the run (interface, link, ethtool
     // -S names; khost::tree_driver_report); "" for fecsim's own driver.
     std::string driver_report() const { return khost::tree_driver_report(m_driver); }
+    // Write out the capture files of [output] pcap_rx / pcap_tx (also done
+    // when the soc is destroyed); call before the run directory is committed.
+    void flush_captures() const;
     // Time series sampled during run() (columns named in series_columns()).
     const std::vector<std::string>& series_columns() const { return m_series_cols; }
     const std::vector<std::vector<double>>& series() const { return m_series; }
@@ -70,6 +73,7 @@ private:
     std::unique_ptr<models::enet::enet> m_enet;
     std::unique_ptr<models::traffic::traffic_source> m_source;
     std::unique_ptr<models::traffic::traffic_sink> m_sink;
+    std::unique_ptr<models::traffic::link_tap> m_rx_tap;  // [output] pcap_rx
     std::unique_ptr<khost::kernel> m_kernel;
     std::unique_ptr<khost::app_task> m_app;
     std::unique_ptr<khost::kworker_task> m_kworker;  // a kernel tree's driver only

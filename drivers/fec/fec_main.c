@@ -1064,11 +1064,35 @@ static int fec_enet_close(struct net_device *ndev)
 	return 0;
 }
 
+/*
+ * ndo_set_mac_address (ip link set eth0 address ...): a new unicast
+ * address for the interface; an open one programs PALR/PAUR at once, a
+ * closed one at the next fec_restart().
+ */
+static int fec_set_mac_address(struct net_device *ndev, void *p)
+{
+	struct fec_enet_private *fep = netdev_priv(ndev);
+	const struct sockaddr *addr = p;
+	const u8 *mac = ndev->dev_addr;
+
+	if (!is_valid_ether_addr((const u8 *)addr->sa_data))
+		return -EADDRNOTAVAIL;
+	memcpy(ndev->dev_addr, addr->sa_data, ndev->addr_len);
+	if (!netif_running(ndev))
+		return 0;
+	writel((u32)mac[0] << 24 | (u32)mac[1] << 16 | (u32)mac[2] << 8 |
+	       mac[3], fep->hwp + FEC_PALR);
+	writel((u32)mac[4] << 24 | (u32)mac[5] << 16 | FEC_PAUR_TYPE,
+	       fep->hwp + FEC_PAUR);
+	return 0;
+}
+
 static const struct net_device_ops fec_netdev_ops = {
 	.ndo_open		= fec_enet_open,
 	.ndo_stop		= fec_enet_close,
 	.ndo_start_xmit		= fec_enet_start_xmit,
 	.ndo_set_rx_mode	= fec_set_multicast_list,
+	.ndo_set_mac_address	= fec_set_mac_address,
 };
 
 /******************************************************************************

@@ -50,6 +50,8 @@ void app_task::step(cpu::core& c)
     if (v == TRAFFIC_OK) {
         m_stats.verified++;
         traffic_seq_note(&m_seq, seq);
+    } else if (m_cfg.foreign_payloads) {
+        m_stats.unverifiable++;
     } else if (v == TRAFFIC_SHORT) {
         m_stats.short_payload++;
     } else {

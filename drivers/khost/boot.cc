@@ -1,4 +1,7 @@
 #include "drivers/khost/boot.h"
+#include <cstring>
+#include <deque>
+#include <memory>
 #include "common/log.h"
 #include "common/ticks.h"
 #include "drivers/khost/driver_build.h"
@@ -71,6 +74,44 @@ void stack_setup(const stack_config& s, uint32_t netdev_budget, uint64_t netdev_
 
 void net_rx_softirq() { shim_net_rx_action(); }
 
+namespace {
+
+std::unique_ptr<std::string> g_boot_failure;
+std::deque<kernel_log_line> g_kernel_log;
+
+// "-22 (EINVAL)"
+std::string errno_text(int rc)
+{
+    const char* n = rc < 0 ? strerrorname_np(-rc) : nullptr;
+    return std::to_string(rc) + (n ? std::string(" (") + n + ")" : "");
+}
+
+[[noreturn]] void boot_failed(const std::string& what, int rc)
+{
+    g_boot_failure.reset(new std::string(what + (rc ? ": " + errno_text(rc) : "")));
+    throw driver_error(*g_boot_failure);
+}
+
+} // namespace
+
+const std::string* boot_failure() { return g_boot_failure.get(); }
+
+void kernel_log_add(int level, const char* line)
+{
+    if (g_kernel_log.size() == 256)
+        g_kernel_log.pop_front();
+    std::string t = line;
+    while (!t.empty() && t.back() == '\n')
+        t.pop_back();
+    g_kernel_log.push_back({level, t});
+}
+
+std::vector<kernel_log_line> kernel_log_tail(size_t n)
+{
+    const size_t from = g_kernel_log.size() > n ? g_kernel_log.size() - n : 0;
+    return std::vector<kernel_log_line>(g_kernel_log.begin() + (long)from, g_kernel_log.end());
+}
+
 // A kernel tree's driver: the shim's 6.x level inside its shared object
 // runs the initcall, the probe of the device tree's ENET node and dev_open
 // (drivers/shim/v6/fecsim_v6.h). The 5.4 runtime's net_device functions do
@@ -92,10 +133,10 @@ static void* tree_driver_boot(void* handle, const board_device& dev)
                             dtb.data(), (unsigned long)dtb.size(), "fsl,imx6q-fec"};
     int rc = boot(&b);
     if (rc)
-        throw driver_error("driver probe failed: " + std::to_string(rc));
+        boot_failed("driver probe failed", rc);
     rc = open();
     if (rc)
-        throw driver_error("ndo_open failed: " + std::to_string(rc));
+        boot_failed("ndo_open failed", rc);
     return nullptr;
 }
 
@@ -116,27 +157,37 @@ std::function<void()> net_rx_softirq_handler(const driver_config& d, void* handl
     return (void (*)(void))v6_symbol(handle, "fecsim_v6_net_rx_action");
 }
 
-void* driver_boot(const driver_config& d, void* handle, const board_device& dev, uint32_t join_group)
+void* driver_boot(const driver_config& d, void* handle, const board_device& dev, uint32_t join_group,
+                  bool promiscuous)
 {
     if (!d.tree.empty())
         return tree_driver_boot(handle, dev);
     int rc = shim_run_initcalls();
     if (rc)
-        throw driver_error("driver init failed: " + std::to_string(rc));
+        boot_failed("driver init failed", rc);
     shim_board board{dev.compatible, dev.base, dev.size, dev.irq};
     rc = shim_probe(&board);
     if (rc)
-        throw driver_error("driver probe failed: " + std::to_string(rc));
+        boot_failed("driver probe failed", rc);
     void* ndev = shim_netdev();
     if (!ndev)
-        throw driver_error("the driver registered no net_device");
+        boot_failed("the driver registered no net_device", 0);
+    if (dev.mac_address != SHIM_PROBE_MAC) {  // ip link set eth0 address ... (the interface still down)
+        uint8_t mac[6];
+        for (int i = 0; i < 6; i++)
+            mac[i] = (uint8_t)(dev.mac_address >> (8 * (5 - i)));
+        if ((rc = shim_set_mac_address(ndev, mac)) != 0)
+            boot_failed("setting the MAC address failed", rc);
+    }
     if ((rc = shim_set_rx_copybreak(ndev, d.copybreak)) != 0)
         sim_log(log_level::warn, "soc", "ethtool --set-tunable rx-copybreak %u: error %d", d.copybreak, rc);
     rc = shim_dev_open(ndev);
     if (rc)
-        throw driver_error("ndo_open failed: " + std::to_string(rc));
+        boot_failed("ndo_open failed", rc);
     if (join_group && (rc = shim_ip_mc_join(join_group)) != 0)
-        throw driver_error("joining multicast group failed: " + std::to_string(rc));
+        boot_failed("joining multicast group failed", rc);
+    if (promiscuous && (rc = shim_set_promisc(ndev, 1)) != 0)
+        boot_failed("setting promiscuous mode failed", rc);
     return ndev;
 }
 
@@ -165,7 +216,7 @@ net_counters net_counters_read()
     const struct shim_net_stats* ns = shim_net_stats();
     return net_counters{ns->udp_in_datagrams, ns->udp_rcvbuf_errors, ns->udp_no_ports,  ns->ip_in_receives,
                         ns->ip_in_hdr_errors, ns->softnet_processed, ns->softnet_time_squeeze, ns->napi_polls,
-                        ns->napi_complete};
+                        ns->napi_complete, ns->rx_otherhost};
 }
 
 void net_counters_reset() { shim_net_reset_stats(); }
@@ -182,6 +233,10 @@ void net_counters_visit(const stat_visitor& v)
     v("softnet.time_squeeze", ns.softnet_time_squeeze, "net_rx_action runs ended by budget or time", "count");
     v("napi.polls", ns.napi_polls, "NAPI poll calls", "count");
     v("napi.completions", ns.napi_complete, "napi_complete_done calls", "count");
+    v("stack.rx_otherhost", ns.rx_otherhost,
+      "frames for another host's MAC (accepted in promiscuous mode) dropped by the stack before IP, as "
+      "ip_rcv does (no SNMP counter)",
+      "count");
 }
 
 } // namespace khost

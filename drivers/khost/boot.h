@@ -26,6 +26,9 @@ struct board_device {
     const char* tree_id;     // its platform_device_id for a kernel tree's driver ("imx6q-fec")
     uint64_t base, size;     // register block
     unsigned irq;
+    // The board's address, first byte most significant: set after probe as
+    // `ip link set eth0 address` would (when not what the probe chose).
+    uint64_t mac_address;
 };
 
 // Build (or reuse), load and register the driver, then set its module
@@ -43,10 +46,28 @@ std::function<void()> net_rx_softirq_handler(const driver_config& d, void* handl
 // link, ethtool -S names); "" for fecsim's own driver.
 std::string tree_driver_report(void* handle);
 // On the RX interrupt core at t = 0: initcalls, probe of `dev`, ethtool
-// --set-tunable rx-copybreak, ndo_open, and the multicast join of the
-// application's socket (join_group 0: none). Returns the net_device.
-// handle: driver_setup's.
-void* driver_boot(const driver_config& d, void* handle, const board_device& dev, uint32_t join_group);
+// --set-tunable rx-copybreak, ndo_open, the multicast join of the
+// application's socket (join_group 0: none), promiscuous mode; the board's
+// MAC address (if not the probe's) before ndo_open. Returns the net_device.
+// promiscuous: then `ip link set eth0 promisc on` (IFF_PROMISC, ndo_set_rx_mode).
+// handle: driver_setup's. A kernel tree's driver: probe and open only.
+void* driver_boot(const driver_config& d, void* handle, const board_device& dev, uint32_t join_group,
+                  bool promiscuous);
+
+// Why driver_boot failed ("driver probe failed: -22 (EINVAL)"), or null if it
+// did not. Kept here because the failure is thrown on a core's SystemC thread,
+// and SystemC hands the caller of sc_start only its own report of it.
+const std::string* boot_failure();
+
+// The kernel log (what dmesg shows): every printk, dev_err, netdev_info ...
+// line of the driver and the shim, in order, at most the last 256.
+// kernel_log_add is the shim's printk (drivers/khost/simhost.cc).
+void kernel_log_add(int level, const char* line);
+struct kernel_log_line {
+    int level;  // the printk level: 3 = KERN_ERR, 4 = KERN_WARNING, 6 = KERN_INFO
+    std::string text;
+};
+std::vector<kernel_log_line> kernel_log_tail(size_t n);
 
 // net_device counters and ethtool -S of ndev (ethtool reads MIB registers;
 // done outside any core, it costs nothing).
@@ -64,6 +85,7 @@ struct net_counters {
     uint64_t ip_in_receives, ip_in_hdr_errors;
     uint64_t softnet_processed, softnet_time_squeeze;
     uint64_t napi_polls, napi_complete;
+    uint64_t rx_otherhost;
 };
 net_counters net_counters_read();
 void net_counters_reset();

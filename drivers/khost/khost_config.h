@@ -45,6 +45,10 @@ struct app_config {
 #define P FEC_PARAM_STRUCT_MEMBER
 #include "drivers/khost/app_params.def"
 #undef P
+    // Not a scenario key: set at elaboration when the traffic is a replayed
+    // capture. Its datagrams carry foreign payloads, which cannot be checked:
+    // one that does not verify counts as unverifiable, not corrupted.
+    bool foreign_payloads = false;
 };
 extern const param_table app_param_table;
 
@@ -52,6 +56,9 @@ struct tx_config {
 #define P FEC_PARAM_STRUCT_MEMBER
 #include "drivers/khost/tx_params.def"
 #undef P
+    // Not a scenario key: the interface's address, the frames' source (set
+    // at elaboration from [soc] mac_address), first byte most significant.
+    uint64_t board_mac = 0x020000000001ull;
 };
 extern const param_table tx_param_table;
 

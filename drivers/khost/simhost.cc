@@ -8,6 +8,7 @@
 #include "common/trace_events.h"
 #include "drivers/khost/fault.h"
 #include "drivers/khost/kworker.h"
+#include "drivers/khost/boot.h"
 #include "drivers/khost/khost.h"
 #include <string>
 #include "drivers/shim/simhost.h"
@@ -192,6 +193,7 @@ void simhost_log(int level, const char* fmt, ...)
     const size_t n = std::strlen(buf);
     if (n && buf[n - 1] == '\n')  // kernel messages end their line themselves
         buf[n - 1] = 0;
+    khost::kernel_log_add(level, buf);
     models::sim_log(level <= 4 ? models::log_level::warn : models::log_level::info, "driver", "%s", buf);
 }
 

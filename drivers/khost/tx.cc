@@ -25,10 +25,10 @@ tx_task::tx_task(const tx_config& cfg, cpu::core& c, void** ndev)
       m_frame(cfg.frame_bytes)
 {
     mode = cpu::ctx::sys;
-    // From the board (02:00:00:00:00:01, 192.168.0.1) to the link partner.
-    const uint8_t board[6] = {0x02, 0, 0, 0, 0, 0x01}, peer[6] = {0x02, 0, 0, 0, 0, 0x02};
+    // From the board (its address, 192.168.0.1) to the link partner (02:00:00:00:00:02).
+    const uint8_t peer[6] = {0x02, 0, 0, 0, 0, 0x02};
     for (int i = 0; i < 6; i++) {
-        m_flow.src_mac[i] = board[i];
+        m_flow.src_mac[i] = (uint8_t)(cfg.board_mac >> (8 * (5 - i)));
         m_flow.dst_mac[i] = peer[i];
     }
     m_flow.src_ip = 0xC0A80001u;

@@ -9,6 +9,7 @@
 #include <linux/kernel.h>
 #include <linux/errno.h>
 #include <linux/etherdevice.h>
+#include <linux/jiffies.h>
 #include <linux/list.h>
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
@@ -125,6 +126,19 @@ void dev_consume_skb_any(struct sk_buff *skb)
 		skb_free(skb, __builtin_return_address(0));
 }
 
+/*
+ * A frame for another host (taken in promiscuous mode). ip_rcv_core drops it
+ * before reading anything; here the frame is emptied (nothing but the
+ * Ethernet header is left for eth_type_trans to pull), so the stack's first
+ * check stops it and counts it as rx_otherhost. Out of line: only frames for
+ * another host pay for it.
+ */
+static __attribute__((__noinline__, __noclone__)) void skb_for_other_host(struct sk_buff *skb)
+{
+	skb->pkt_type = PACKET_OTHERHOST;
+	skb->len = ETH_HLEN;
+}
+
 __be16 eth_type_trans(struct sk_buff *skb, struct net_device *dev)
 {
 	const u8 *eth = skb->data;
@@ -134,7 +148,7 @@ __be16 eth_type_trans(struct sk_buff *skb, struct net_device *dev)
 	if (is_multicast_ether_addr(eth))
 		skb->pkt_type = 1;
 	else if (memcmp(eth, dev->dev_addr, ETH_ALEN))
-		skb->pkt_type = 3;
+		skb_for_other_host(skb);
 	proto = (__be16)(eth[12] | eth[13] << 8);
 	skb_pull(skb, ETH_HLEN);
 	skb->protocol = proto;
@@ -143,7 +157,8 @@ __be16 eth_type_trans(struct sk_buff *skb, struct net_device *dev)
 
 void eth_hw_addr_random(struct net_device *dev)
 {
-	static const u8 addr[ETH_ALEN] = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x01 };	/* the board address the traffic source sends to */
+	/* deterministic: SHIM_PROBE_MAC (shim.h), the default soc.mac_address */
+	static const u8 addr[ETH_ALEN] = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x01 };
 
 	memcpy(dev->dev_addr, addr, ETH_ALEN);
 	dev->addr_len = ETH_ALEN;
@@ -309,9 +324,18 @@ static int napi_poll(struct napi_struct *n, struct list_head *repoll)
 	return work;
 }
 
+/*
+ * v5.4 net_rx_action: each NAPI instance on the list is polled once per run
+ * (a full one goes back on the list for the next run); the run ends early,
+ * counting softnet time_squeeze, when the packet budget is used up or the
+ * jiffies counter reached the time limit (netdev_budget_usecs rounded up to
+ * jiffies: 2 jiffies at HZ=100). With the one NAPI instance of a single-queue
+ * MAC a run polls once (weight 64 < budget 300), so only a poll that
+ * outlasts the window counts, as on a board.
+ */
 void shim_net_rx_action(void)
 {
-	uint64_t limit = simhost_time_ns() + cfg.netdev_budget_ns;
+	unsigned long time_limit = jiffies + usecs_to_jiffies(cfg.netdev_budget_ns / 1000);
 	struct list_head list, repoll;
 	int budget = (int)cfg.netdev_budget;
 
@@ -326,7 +350,7 @@ void shim_net_rx_action(void)
 		n = napi_of(list.next);
 		list_del_init(&n->poll_list);
 		budget -= napi_poll(n, &repoll);
-		if (budget <= 0 || simhost_time_ns() > limit) {
+		if (budget <= 0 || time_after_eq(jiffies, time_limit)) {
 			st.softnet_time_squeeze++;
 			break;
 		}
@@ -357,7 +381,12 @@ static void stack_receive(struct sk_buff *skb)
 		       SIMHOST_CAT_STACK);
 	st.softnet_processed++;
 	if (skb->protocol != htons(ETH_P_IP) || skb->len < 28 || (ip[0] >> 4) != 4) {
-		st.ip_in_hdr_errors++;
+		/* a frame for another host (ip_rcv_core, arp_rcv): dropped
+		 * before any SNMP counter; eth_type_trans emptied it */
+		if (skb->pkt_type == PACKET_OTHERHOST)
+			st.rx_otherhost++;
+		else
+			st.ip_in_hdr_errors++;
 		goto drop;
 	}
 	st.ip_in_receives++;

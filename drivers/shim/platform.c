@@ -9,6 +9,7 @@
 #include <linux/module.h>
 #include <linux/platform_device.h>
 #include <linux/netdevice.h>
+#include <linux/etherdevice.h>
 #include <linux/ethtool.h>
 #include <linux/io.h>
 #include <stdlib.h>
@@ -97,6 +98,7 @@ int shim_run_initcalls(void)
 static struct resource board_res[2];
 static struct platform_device board_pdev;
 
+
 struct resource *platform_get_resource(struct platform_device *pdev, unsigned int type, unsigned int num)
 {
 	for (unsigned int i = 0; i < pdev->num_resources; i++)
@@ -172,6 +174,31 @@ int shim_dev_open(void *p)
 	dev->up = 1;
 	/* __dev_open: program the address filters of the open device */
 	if (dev->netdev_ops->ndo_set_rx_mode)
+		dev->netdev_ops->ndo_set_rx_mode(dev);
+	return 0;
+}
+
+int shim_set_mac_address(void *p, const uint8_t *mac)
+{
+	struct net_device *dev = p;
+	struct sockaddr sa = { .sa_family = 1 /* ARPHRD_ETHER */ };
+
+	if (!dev->netdev_ops || !dev->netdev_ops->ndo_set_mac_address)
+		return -EOPNOTSUPP;
+	memcpy(sa.sa_data, mac, ETH_ALEN);
+	return dev->netdev_ops->ndo_set_mac_address(dev, &sa);
+}
+
+int shim_set_promisc(void *p, int on)
+{
+	struct net_device *dev = p;
+
+	if (on)
+		dev->flags |= IFF_PROMISC;
+	else
+		dev->flags &= ~IFF_PROMISC;
+	/* __dev_set_rx_mode: the open device programs its filters again */
+	if (dev->up && dev->netdev_ops && dev->netdev_ops->ndo_set_rx_mode)
 		dev->netdev_ops->ndo_set_rx_mode(dev);
 	return 0;
 }

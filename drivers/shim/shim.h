@@ -21,6 +21,10 @@ struct shim_board {
 	unsigned int irq;
 };
 
+/* The address the driver's probe gives the interface: eth_hw_addr_random()
+ * is deterministic here (drivers/shim/net.c). */
+#define SHIM_PROBE_MAC 0x020000000001ull
+
 /* Network stack above the driver (docs/models/stack.md). */
 struct shim_net_config {
 	uint32_t stack_cycles;		/* per received frame: GRO, IP, UDP, socket enqueue */
@@ -43,6 +47,7 @@ struct shim_net_stats {
 	uint64_t napi_polls, napi_complete;
 	uint64_t skb_alloc, skb_free;
 	uint64_t tx_sent, tx_busy;	/* frames handed to ndo_start_xmit; refused (queue stopped) */
+	uint64_t rx_otherhost;		/* frames for another host's MAC (promiscuous mode), dropped */
 };
 
 int shim_set_param(const char *name, const char *value);	/* module_param; -ENOENT if unknown */
@@ -52,6 +57,10 @@ int shim_run_initcalls(void);
 int shim_probe(const struct shim_board *board);	/* probe the matching platform driver */
 void *shim_netdev(void);				/* the registered net_device or NULL */
 int shim_dev_open(void *ndev);
+/* ip link set dev address MAC: ndo_set_mac_address (-EOPNOTSUPP without one). */
+int shim_set_mac_address(void *ndev, const uint8_t *mac);
+/* ip link set dev promisc on|off: IFF_PROMISC and ndo_set_rx_mode of an open device. */
+int shim_set_promisc(void *ndev, int on);
 /* IP_ADD_MEMBERSHIP of the receiving socket: the group's MAC (RFC 1112) goes
  * on the device's multicast list (dev_mc_add). -EINVAL if not 224.0.0.0/4. */
 int shim_ip_mc_join(uint32_t group);

@@ -25,6 +25,8 @@ enum class param_kind : uint8_t {
     ratio,    // real number (probability, fraction, factor)
     boolean,  // true/false, yes/no, on/off, 1/0
     choice,   // one of the '|'-separated names in the unit column, stored as index
+    mac,      // 48-bit MAC address, first byte most significant; accepts 02:00:00:00:00:01 or a number
+    ipv4,     // IPv4 address, first byte most significant; accepts 239.0.0.1 or a number
 };
 
 enum class param_storage : uint8_t { u32, u64, f64, b };

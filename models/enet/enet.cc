@@ -87,11 +87,30 @@ enet::enet(sc_core::sc_module_name nm, const enet_config& cfg)
     SC_THREAD(tx_mac_thread);
 }
 
-void enet::reset_stats() { m_stats = {}; }
+void enet::reset_stats()
+{
+    m_stats = {};
+    m_rxf_masked_from = now_ps();
+}
 
 void enet::visit_stats(const std::string& prefix, const stat_visitor& v) const
 {
-    stats_visit(&m_stats, enet_stat_rows, enet_stat_count, prefix, v);
+    enet_stats s = m_stats;
+    if (m_rxf_masked)
+        s.rx_irq_masked_ps += now_ps() - m_rxf_masked_from;
+    stats_visit(&s, enet_stat_rows, enet_stat_count, prefix, v);
+}
+
+void enet::note_rxf_mask()
+{
+    const bool masked = (m_ecr & ECR_ETHEREN) && !(m_eimr & EIR_RXF);
+    if (masked == m_rxf_masked)
+        return;
+    const tick_t t = now_ps();
+    if (m_rxf_masked)
+        m_stats.rx_irq_masked_ps += t - m_rxf_masked_from;
+    m_rxf_masked = masked;
+    m_rxf_masked_from = t;
 }
 
 // ---------------------------------------------------------------- registers
@@ -100,6 +119,7 @@ void enet::reset_regs()
 {
     m_eir = m_eimr = m_mmfr = m_mscr = m_tcr = 0;
     m_ecr = ECR_RESET_VALUE;
+    note_rxf_mask();
     m_mibc = MIBC_RESET_VALUE;
     m_rcr = RCR_RESET_VALUE;
     m_palr = m_paur = 0;
@@ -282,6 +302,7 @@ void enet::reg_write(uint32_t off, uint32_t v)
         return;
     case REG_EIMR:
         m_eimr = v & EIR_IMPL_MASK;
+        note_rxf_mask();
         update_irq();
         return;
     case REG_RDAR:
@@ -330,6 +351,7 @@ void enet::reg_write(uint32_t off, uint32_t v)
         }
         if ((m_ecr & ECR_EN1588) && !m_cfg.enhanced_bd)
             sim_log(log_level::unimp, name(), "ECR.EN1588 set on a profile without enhanced BDs (legacy BDs used)");
+        note_rxf_mask();
         return;
     }
     case REG_MMFR:

@@ -186,6 +186,10 @@ private:
     coalescer m_rxic, m_txic;
 
     // irq output pipeline
+    // RXF masked while enabled, since m_rxf_masked_from (rx_irq_masked_ps).
+    bool m_rxf_masked = false;
+    tick_t m_rxf_masked_from = 0;
+    void note_rxf_mask();
     bool m_irq_level = false;  // undelayed level
     bool m_irq_out = false;    // level on the pin
     std::deque<bool> m_irq_q;

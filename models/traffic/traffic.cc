@@ -134,6 +134,8 @@ bool traffic_source::next_frame(tick_t line_free, tick_t& ideal, uint32_t& len)
             }
             std::memset(m_buf.data(), 0, wire);
             std::memcpy(m_buf.data(), d, std::min<uint32_t>(h->caplen, wire));
+            if (m_cfg.pcap_dst_mac)
+                mac_bytes(m_cfg.pcap_dst_mac, m_buf.data());
             traffic_append_fcs(m_buf.data(), wire);
             len = wire + enet::FCS_BYTES;
             const tick_t ts = (tick_t)h->ts.tv_sec * PS_PER_S + (tick_t)h->ts.tv_usec * PS_PER_NS;
@@ -212,31 +214,64 @@ void traffic_source::run()
 
 // ---------------------------------------------------------------- sink
 
+pcap_writer::pcap_writer(const std::string& path)
+{
+    m_pcap = pcap_open_dead_with_tstamp_precision(DLT_EN10MB, 65535, PCAP_TSTAMP_PRECISION_NANO);
+    m_dump = m_pcap ? pcap_dump_open(m_pcap, path.c_str()) : nullptr;
+    if (!m_dump) {
+        const std::string why = m_pcap ? pcap_geterr(m_pcap) : "out of memory";
+        if (m_pcap)
+            pcap_close(m_pcap);
+        throw std::runtime_error("cannot create capture file '" + path + "': " + why);
+    }
+}
+
+pcap_writer::~pcap_writer()
+{
+    pcap_dump_close(m_dump);
+    pcap_close(m_pcap);
+}
+
+void pcap_writer::flush() { pcap_dump_flush(m_dump); }
+
+void pcap_writer::write(const eth_frame& f)
+{
+    if (f.len <= enet::FCS_BYTES)
+        return;
+    struct pcap_pkthdr h;
+    h.ts.tv_sec = (time_t)(f.start_ps / PS_PER_S);
+    h.ts.tv_usec = (suseconds_t)(f.start_ps % PS_PER_S / PS_PER_NS);  // ns: nanosecond file
+    h.caplen = h.len = f.len - enet::FCS_BYTES;
+    pcap_dump((u_char*)m_dump, &h, f.data);
+}
+
+link_tap::link_tap(sc_core::sc_module_name nm, const std::string& pcap_file)
+    : sc_module(nm), in("in"), out("out"), m_pcap(pcap_file)
+{
+    in.bind(*static_cast<enet::frame_sink_if*>(this));
+}
+
+void link_tap::frame_start(const eth_frame& f)
+{
+    m_pcap.write(f);
+    out->frame_start(f);
+}
+
 traffic_sink::traffic_sink(sc_core::sc_module_name nm, const sink_config& cfg)
     : sc_module(nm), in("in"), m_cfg(cfg)
 {
     in.bind(*static_cast<enet::frame_sink_if*>(this));
     traffic_seq_init(&m_seq);
-    if (!cfg.pcap_file.empty()) {
-        m_pcap = pcap_open_dead_with_tstamp_precision(DLT_EN10MB, 65535, PCAP_TSTAMP_PRECISION_NANO);
-        m_dump = m_pcap ? pcap_dump_open(m_pcap, cfg.pcap_file.c_str()) : nullptr;
-        if (!m_dump)
-            throw std::runtime_error("traffic sink: cannot create capture file '" + cfg.pcap_file + "'");
-    }
+    if (!cfg.pcap_file.empty())
+        m_pcap.reset(new pcap_writer(cfg.pcap_file));
 }
 
-traffic_sink::~traffic_sink()
-{
-    if (m_dump)
-        pcap_dump_close(m_dump);
-    if (m_pcap)
-        pcap_close(m_pcap);
-}
+traffic_sink::~traffic_sink() = default;
 
 void traffic_sink::flush()
 {
-    if (m_dump)
-        pcap_dump_flush(m_dump);
+    if (m_pcap)
+        m_pcap->flush();
 }
 
 const sink_stats& traffic_sink::stats() const
@@ -283,13 +318,8 @@ void traffic_sink::frame_start(const eth_frame& f)
             }
         }
     }
-    if (m_dump && f.len > enet::FCS_BYTES) {
-        struct pcap_pkthdr h;
-        h.ts.tv_sec = (time_t)(f.start_ps / PS_PER_S);
-        h.ts.tv_usec = (suseconds_t)(f.start_ps % PS_PER_S / PS_PER_NS);  // ns: nanosecond file
-        h.caplen = h.len = f.len - enet::FCS_BYTES;
-        pcap_dump((u_char*)m_dump, &h, f.data);
-    }
+    if (m_pcap)
+        m_pcap->write(f);
     SIM_TRACE(TRACE_TRAFFIC, name(), "received %u B", f.len);
     if (m_observer)
         m_observer(f);

@@ -15,8 +15,12 @@
 // Sink models: counting, timestamps, payload verification with loss /
 // duplicate / reorder accounting, optional pcap capture (nanosecond
 // timestamps, FCS stripped). Does not model: sending pause frames.
+//
+// link_tap: a capture of the frames on a link (the RX side: what the link
+// partner sent the MAC), for [output] pcap_rx.
 #pragma once
 #include <functional>
+#include <memory>
 #include <string>
 #include <systemc>
 #include <vector>
@@ -86,6 +90,40 @@ private:
     tick_t m_pcap_t0 = 0;
 };
 
+// A capture file being written: pcap with nanosecond timestamps (the frame's
+// start on the wire), link type Ethernet, frames without their FCS, as
+// tcpdump -w writes them. Throws std::runtime_error if the file cannot be
+// created; closed (and flushed) by the destructor.
+class pcap_writer {
+public:
+    explicit pcap_writer(const std::string& path);
+    ~pcap_writer();
+    pcap_writer(const pcap_writer&) = delete;
+    pcap_writer& operator=(const pcap_writer&) = delete;
+    void write(const enet::eth_frame& f);
+    void flush();
+
+private:
+    pcap_t* m_pcap = nullptr;
+    pcap_dumper_t* m_dump = nullptr;
+};
+
+// A tap on a link: every frame that passes from `in` to `out` is written to a
+// capture file first (what a port mirror would show). Adds no time and
+// changes nothing on the link.
+class link_tap : public sc_core::sc_module, private enet::frame_sink_if {
+public:
+    sc_core::sc_export<enet::frame_sink_if> in;
+    sc_core::sc_port<enet::frame_sink_if> out;
+    // Throws std::runtime_error if the capture file cannot be created.
+    link_tap(sc_core::sc_module_name nm, const std::string& pcap_file);
+    void flush() { m_pcap.flush(); }
+
+private:
+    void frame_start(const enet::eth_frame& f) override;
+    pcap_writer m_pcap;
+};
+
 struct sink_config {
     bool verify = true;        // parse UDP test frames and verify their payloads
     std::string pcap_file;     // capture file to write; empty = none
@@ -122,8 +160,7 @@ private:
     mutable sink_stats m_stats{};
     traffic_seq_tracker m_seq{};
     std::function<void(const enet::eth_frame&)> m_observer;
-    pcap_t* m_pcap = nullptr;
-    pcap_dumper_t* m_dump = nullptr;
+    std::unique_ptr<pcap_writer> m_pcap;
 };
 
 } // namespace models::traffic

@@ -13,6 +13,7 @@
 #include "common/trace_events.h"
 #include "sim/cli/commands.h"
 #include "sim/config/docs.h"
+#include "drivers/khost/boot.h"
 #include "drivers/khost/coherence.h"
 #include "drivers/khost/driver_build.h"
 #include "drivers/khost/fault.h"
@@ -112,6 +113,7 @@ struct run_options {
     gboolean trace_events = false;
     gchar* trace_functions = nullptr;  // fnmatch globs, ','-separated
     gboolean list_all = false;
+    gboolean pcap = false;           // = -o output.pcap_rx=true -o output.pcap_tx=true
     gint watchdog_s = 10;            // wall seconds without simulated progress before the run is stopped
     std::vector<std::string> files;  // the scenario files
     ~run_options() { g_free(out); g_free(run_dir_opt); g_free(trace); g_free(vcd); g_free(trace_functions); }
@@ -157,6 +159,10 @@ static bool run_parse_options(int argc, char** argv, run_options* o, int* status
          "Write a VCD waveform of the signals the models register (written directly, not part of the "
          "results directory)",
          "FILE"},
+        {"pcap", 0, 0, G_OPTION_ARG_NONE, &o->pcap,
+         "Capture the link in the run directory: rx.pcap (what the MAC received) and tx.pcap (what it sent), "
+         "for tcpdump -r or Wireshark (= -o output.pcap_rx=true -o output.pcap_tx=true)",
+         nullptr},
         {"list-params", 0, 0, G_OPTION_ARG_NONE, &o->list_all, "List every scenario key and exit", nullptr},
     });
     return parse_command("run", "[SCENARIO...]",
@@ -218,6 +224,45 @@ static std::string exception_message(const std::exception& ex)
     return m;
 }
 
+// The kernel log's last lines of level KERN_WARNING or more urgent (all
+// levels: every line), as stderr shows them after a failure.
+static std::string kernel_log_text(bool all)
+{
+    std::string t;
+    for (const auto& l : khost::kernel_log_tail(20))
+        if (all || l.level <= 4)
+            t += "  kernel: " + message_text(l.text, 256) + "\n";
+    return t;
+}
+
+// The summary.json of a run that stopped before its end: scenario, seed,
+// run id, "incomplete": true (the caller adds why).
+static JsonObject* stopped_summary(const resolved_scenario& r, const std::string& run_id)
+{
+    JsonObject* sum = json_object_new();
+    json_object_set_string_member(sum, "scenario", r.cfg.scenario.id.c_str());
+    json_object_set_int_member(sum, "seed", (gint64)r.cfg.scenario.seed);
+    json_object_set_string_member(sum, "run_id", run_id.c_str());
+    json_object_set_boolean_member(sum, "incomplete", true);
+    return sum;
+}
+
+// Close the model log and put the run directory of a stopped run in place
+// (wrote: its files were written). False, the error printed and the
+// directory discarded, if that failed.
+static bool commit_stopped(run_dir* rd, bool wrote, std::string* err, std::string* final_dir)
+{
+    bool already = false;
+    models::log_set_file(nullptr);
+    if (!wrote || !rd->commit(final_dir, &already, err)) {
+        std::fprintf(stderr, "error: %s\n", err->c_str());
+        rd->discard();
+        return false;
+    }
+    run_dir_install_signal_cleanup(nullptr);
+    return true;
+}
+
 // --trace-events: the recorder of the run's timeline, its threads named.
 static void timeline_start(const run_options& o, const resolved_scenario& r)
 {
@@ -270,13 +315,10 @@ static int run_keep_fault(const run_options& o, const resolved_scenario& r, cons
 {
     models::sim_log(models::log_level::error, "fecsim", "driver fault: %s", f.text().c_str());
     s.faulted();
+    s.flush_captures();
     const auto raw = stats_collect(s);
     const auto der = stats_derive(raw);
-    JsonObject* sum = json_object_new();
-    json_object_set_string_member(sum, "scenario", r.cfg.scenario.id.c_str());
-    json_object_set_int_member(sum, "seed", (gint64)r.cfg.scenario.seed);
-    json_object_set_string_member(sum, "run_id", run_id.c_str());
-    json_object_set_boolean_member(sum, "incomplete", true);
+    JsonObject* sum = stopped_summary(r, run_id);
     JsonObject* fo = json_object_new();
     json_object_set_string_member(fo, "kind", f.kind.c_str());
     json_object_set_string_member(fo, "detail", f.detail.c_str());
@@ -290,19 +332,43 @@ static int run_keep_fault(const run_options& o, const resolved_scenario& r, cons
     json_object_set_object_member(sum, "fault", fo);
     const std::string summary = json_object_text(sum);
     std::string err, final_dir;
-    bool already = false;
     const bool wrote = timeline_write(rd, &err) && rd->write("stats.json", stats_json(r, raw, der, f.kind + " in " + f.where), &err) &&
                        rd->write("stats.txt", stats_txt(r, raw, der), &err) &&
                        rd->write("summary.json", summary, &err);
-    models::log_set_file(nullptr);
-    if (!wrote || !rd->commit(&final_dir, &already, &err)) {
-        std::fprintf(stderr, "error: %s\n", err.c_str());
-        rd->discard();
+    if (!commit_stopped(rd, wrote, &err, &final_dir))
         return EXIT_RUN_FAILED;
+    std::fprintf(stderr, "fecsim run: driver fault: %s\n%sfecsim run: the run stopped; what it had is in %s\n",
+                 f.text().c_str(), kernel_log_text(false).c_str(), final_dir.c_str());
+    if (o.json) {
+        std::fputs(summary.c_str(), stdout);
+        std::fflush(stdout);
     }
-    run_dir_install_signal_cleanup(nullptr);
-    std::fprintf(stderr, "fecsim run: driver fault: %s\nfecsim run: the run stopped; what it had is in %s\n",
-                 f.text().c_str(), final_dir.c_str());
+    return EXIT_RUN_FAILED;
+}
+
+// The driver did not come up (init, probe or ndo_open failed): the run
+// directory is put in place with what there is (sim.log with the kernel log,
+// the resolved scenario, the command line) and a summary.json naming the
+// failure and the driver's messages. Returns EXIT_RUN_FAILED.
+static int run_keep_boot_failure(const run_options& o, const resolved_scenario& r, const std::string& run_id,
+                                 const std::string& why, run_dir* rd)
+{
+    models::sim_log(models::log_level::error, "fecsim", "%s", why.c_str());
+    JsonObject* sum = stopped_summary(r, run_id);
+    JsonObject* bo = json_object_new();
+    json_object_set_string_member(bo, "error", why.c_str());
+    JsonArray* lines = json_array_new();
+    for (const auto& l : khost::kernel_log_tail(256))
+        json_array_add_string_element(lines, l.text.c_str());
+    json_object_set_array_member(bo, "kernel_log", lines);
+    json_object_set_object_member(sum, "boot", bo);
+    const std::string summary = json_object_text(sum);
+    std::string err, final_dir;
+    const bool wrote = timeline_write(rd, &err) && rd->write("summary.json", summary, &err);
+    if (!commit_stopped(rd, wrote, &err, &final_dir))
+        return EXIT_RUN_FAILED;
+    std::fprintf(stderr, "fecsim run: %s\n%sfecsim run: the driver did not come up; its kernel log is in %s/sim.log\n",
+                 why.c_str(), kernel_log_text(true).c_str(), final_dir.c_str());
     if (o.json) {
         std::fputs(summary.c_str(), stdout);
         std::fflush(stdout);
@@ -316,10 +382,13 @@ static int run_simulate(const run_options& o, const resolved_scenario& r, const 
     models::log_set_file(rd->tmp_path("sim.log").c_str());
     models::g_trace_flags = flags;
     sc_core::sc_report_handler::set_handler(report_handler);
+    soc_config cfg = r.cfg;
+    cfg.output.pcap_rx_file = rd->tmp_path("rx.pcap");
+    cfg.output.pcap_tx_file = rd->tmp_path("tx.pcap");
     if (o.trace_events)
         timeline_start(o, r);
     try {
-        s->reset(new soc(r.cfg));
+        s->reset(new soc(cfg));
     } catch (const khost::driver_io_error& ex) {
         models::log_set_file(nullptr);
         std::fprintf(stderr, "error: driver build: %s\n", ex.what());
@@ -366,10 +435,12 @@ static int run_simulate(const run_options& o, const resolved_scenario& r, const 
             (*prog)->finish();
         if (const khost::fault_report* f = khost::last_fault())
             return run_keep_fault(o, r, run_id, **s, *f, rd);
+        if (const std::string* why = khost::boot_failure())
+            return run_keep_boot_failure(o, r, run_id, *why, rd);
         const std::string m = exception_message(ex);
         models::sim_log(models::log_level::error, "fecsim", "simulation failed: %s", m.c_str());
         models::log_set_file(nullptr);
-        std::fprintf(stderr, "error: the simulation failed: %s\n", m.c_str());
+        std::fprintf(stderr, "error: the simulation failed: %s\n%s", m.c_str(), kernel_log_text(false).c_str());
         rd->discard();
         return EXIT_RUN_FAILED;
     }
@@ -411,6 +482,7 @@ static int run_finish(const run_options& o, const resolved_scenario& r, const st
                       const run_summary& sum, run_dir* rd)
 {
     const summary_extra x = run_extra(r, run_id);
+    s.flush_captures();
     const auto raw = stats_collect(s);
     const auto der = stats_derive(raw);
     JsonNode* node = summary_node(sum, x);
@@ -482,7 +554,8 @@ int cmd_run(const cli& c, int argc, char** argv)
         }
     }
     resolved_scenario r;
-    if ((status = load_scenario(o.files, o.so, &r)) != EXIT_OK)
+    const std::vector<std::string> pcap_keys = {"output.pcap_rx=true", "output.pcap_tx=true"};
+    if ((status = load_scenario(o.files, o.so, &r, o.pcap ? pcap_keys : std::vector<std::string>())) != EXIT_OK)
         return status;
     if (o.run_dir_opt && run_dir_complete(o.run_dir_opt))
         return print_existing(o.run_dir_opt, o.json, o.quiet);

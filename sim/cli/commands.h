@@ -61,6 +61,7 @@ int cmd_list_params(const cli& c, int argc, char** argv);
 int cmd_sweep(const cli& c, int argc, char** argv);
 int cmd_collect(const cli& c, int argc, char** argv);
 int cmd_plot(const cli& c, int argc, char** argv);
+int cmd_report(const cli& c, int argc, char** argv);
 int cmd_regress(const cli& c, int argc, char** argv);
 
 // Examples shown by --help; each must work as written from the source tree

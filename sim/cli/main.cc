@@ -41,6 +41,7 @@ static void print_top_help(FILE* f)
                  "  sweep SCENARIO --vary K=V  run one scenario over a grid of parameter values, in parallel\n"
                  "  collect SWEEPDIR           merge the finished points of a sweep (GNU parallel, Slurm)\n"
                  "  plot DIR...                PNG and SVG plots of a run or a sweep directory\n"
+                 "  report RUN_DIR --as FMT    a run's counters as ethtool -S, mpstat, sar -I, softnet_stat, nstat\n"
                  "  regress [SUITE...]         run a suite with a driver patch, compare with the baselines\n"
                  "  list-params [GROUP]        scenario groups and keys: type, unit, default, range\n"
                  "  help [COMMAND]             help of a command (same as fecsim COMMAND --help)\n"
@@ -133,12 +134,14 @@ int main(int argc, char** argv)
         return cmd_collect(c, sub_argc, sub_argv);
     if (which == "plot")
         return cmd_plot(c, sub_argc, sub_argv);
+    if (which == "report")
+        return cmd_report(c, sub_argc, sub_argv);
     if (which == "regress")
         return cmd_regress(c, sub_argc, sub_argv);
     if (which == "list-params")
         return cmd_list_params(c, sub_argc, sub_argv);
     static const std::vector<std::string> cmds = {"run",     "check",       "sweep", "collect", "plot",
-                                                  "regress", "list-params", "help"};
+                                                  "report", "regress", "list-params", "help"};
     std::string m = "fecsim: unknown command '" + which + "'";
     const std::string guess = closest_name(which, cmds);
     if (!guess.empty())

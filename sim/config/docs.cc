@@ -200,10 +200,9 @@ std::string params_markdown_format()
          "  (`scenarios/default.ini` and the files it includes, compiled in).\n\n"
          "## Values and units\n\n"
          "| type | accepted values |\n|---|---|\n";
-    static const param_kind kinds[] = {param_kind::bytes, param_kind::count,   param_kind::cycles,
-                                       param_kind::hz,    param_kind::bps,     param_kind::time,
-                                       param_kind::ratio, param_kind::boolean, param_kind::choice};
-    for (auto k : kinds)
+    size_t n_kinds;
+    const param_kind* kinds = units_kinds(&n_kinds);
+    for (const param_kind k : std::vector<param_kind>(kinds, kinds + n_kinds))
         o += std::string("| ") + units_kind_name(k) + " | " + md_cell(units_kind_syntax(k)) + " |\n";
     o += "| text | any one-line text (GKeyFile string escapes apply) |\n"
          "| name | letters, digits, `.`, `_` and `-`, not starting with `.` (used as a directory name) |\n"

@@ -1,6 +1,7 @@
 #include "sim/config/registry.h"
 #include <cstring>
 #include "drivers/khost/kernel_tree.h"
+#include <pcap/pcap.h>
 
 namespace sim {
 
@@ -22,6 +23,14 @@ static const param_desc k_output_rows[] = {
 };
 const param_table output_param_table = {"output", "what a run records besides its statistics: the time series",
                                         k_output_rows, sizeof k_output_rows / sizeof k_output_rows[0]};
+
+static const param_desc k_board_rows[] = {
+#define P(...) FEC_PARAM_TABLE_ROW(board_config, __VA_ARGS__)
+#include "sim/config/board_params.def"
+#undef P
+};
+const param_table board_param_table = {"soc", "The board: its Ethernet address and interface settings", k_board_rows,
+                                       sizeof k_board_rows / sizeof k_board_rows[0]};
 
 namespace {
 
@@ -107,9 +116,14 @@ const std::vector<group_entry>& registry_groups()
          &scenario_param_table,
          [](soc_config& c) -> void* { return &c.scenario; }, k_scenario_strings, count_of(k_scenario_strings),
          "Every scenario file should open with this group. include= is only read from files, not from -o."},
-        {"soc", "The SoC the scenario describes",
-         "sim/config/registry.cc (recorded with the results; the SoC itself is the groups below)",
-         nullptr, nullptr, k_soc_strings, count_of(k_soc_strings), nullptr},
+        {"soc", "The SoC and board the scenario describes",
+         "sim/config/registry.cc (profile: recorded with the results; the SoC itself is the groups below); "
+         "mac_address and promiscuous: sim/soc.cc gives them to drivers/khost/boot.{h,cc} (as ip link "
+         "does), the driver programs the MAC",
+         &board_param_table, [](soc_config& c) -> void* { return &c.board; }, k_soc_strings,
+         count_of(k_soc_strings),
+         "The board's MAC address is what the MAC's address filter passes (with the multicast hash and "
+         "broadcast) unless promiscuous; [traffic] dst_mac is what the link partner sends to."},
         {"cpu", models::cpu::cpu_param_table.title,
          "models/cpu/core.{h,cc}",
          &models::cpu::cpu_param_table,
@@ -185,7 +199,7 @@ const std::vector<group_entry>& registry_groups()
          "drivers/khost/tx.{h,cc}",
          &khost::tx_param_table,
          [](soc_config& c) -> void* { return &c.tx; }, nullptr, 0,
-         "Frames go from the board (02:00:00:00:00:01) to the link partner, whose sink verifies them "
+         "Frames go from the board (soc.mac_address) to the link partner, whose sink verifies them "
          "(summary: tx.sent, tx.on_wire, tx.verified)."},
         {"output", sim::output_param_table.title,
          "sim/soc.{h,cc} (the sampler) and sim/results/stats_files.{h,cc} (series.csv)",
@@ -297,6 +311,28 @@ std::string moved_key_message(const moved_key& m)
 const std::vector<config_rule>& registry_rules()
 {
     static const std::vector<config_rule> rules = {
+        {"traffic.mode traffic.pcap_file",
+         [](const soc_config& c) -> std::string {
+             if (c.traffic.mode != models::traffic::MODE_PCAP)
+                 return "";
+             if (c.traffic.pcap_file.empty())
+                 return "mode=pcap needs traffic.pcap_file (a capture of Ethernet frames, as tcpdump -w writes)";
+             char err[PCAP_ERRBUF_SIZE];
+             pcap_t* p = pcap_open_offline(c.traffic.pcap_file.c_str(), err);
+             if (!p)
+                 return "traffic.pcap_file is not a pcap or pcapng capture (libpcap: " + std::string(err) + ")";
+             const int link = pcap_datalink(p);
+             pcap_close(p);
+             if (link != DLT_EN10MB)
+                 return "traffic.pcap_file does not hold Ethernet frames (link type " + std::to_string(link) +
+                        ", not DLT_EN10MB)";
+             return "";
+         }},
+        {"soc.mac_address",
+         [](const soc_config& c) -> std::string {
+             const uint64_t a = c.board.mac_address;
+             return a && !(a >> 40 & 1) ? "" : "soc.mac_address must be a unicast address (not zero, first byte even)";
+         }},
         {"enet.link_speed traffic.link_speed",
          [](const soc_config& c) -> std::string {
              return c.enet.link_speed == c.traffic.link_speed ? "" : "the MAC and its link partner must use the same link speed";

@@ -33,11 +33,23 @@ struct output_config {
 #define P FEC_PARAM_STRUCT_MEMBER
 #include "sim/config/output_params.def"
 #undef P
+    // Where pcap_rx / pcap_tx write (set by the run command: rx.pcap and
+    // tx.pcap of the run directory; not scenario keys).
+    std::string pcap_rx_file, pcap_tx_file;
 };
 extern const models::param_table output_param_table;
 
+// [soc] group: the board's address and interface settings.
+struct board_config {
+#define P FEC_PARAM_STRUCT_MEMBER
+#include "sim/config/board_params.def"
+#undef P
+};
+extern const models::param_table board_param_table;
+
 struct soc_config {
     scenario_config scenario;
+    board_config board;                   // [soc]
     models::cpu::cpu_config cpu;          // [cpu]
     models::cache::hierarchy_config mem;  // [l1], [l2], [noc], [dram]; cores/clock from [cpu]
     khost::stress_config stress;          // [stress]

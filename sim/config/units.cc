@@ -243,7 +243,8 @@ std::string fmt_bytes(double v)
 
 bool integral_kind(param_kind k)
 {
-    return k == param_kind::bytes || k == param_kind::count || k == param_kind::cycles || k == param_kind::time;
+    return k == param_kind::bytes || k == param_kind::count || k == param_kind::cycles || k == param_kind::time ||
+           k == param_kind::mac || k == param_kind::ipv4;
 }
 
 std::string lower(std::string s)
@@ -282,8 +283,20 @@ const char* units_kind_name(param_kind k)
     case param_kind::ratio: return "real";
     case param_kind::boolean: return "boolean";
     case param_kind::choice: return "choice";
+    case param_kind::mac: return "mac";
+    case param_kind::ipv4: return "ipv4";
     }
     return "?";
+}
+
+const param_kind* units_kinds(size_t* n)
+{
+    static const param_kind all[] = {param_kind::bytes, param_kind::count,   param_kind::cycles,
+                                     param_kind::hz,    param_kind::bps,     param_kind::time,
+                                     param_kind::ratio, param_kind::boolean, param_kind::choice,
+                                     param_kind::mac,   param_kind::ipv4};
+    *n = sizeof all / sizeof all[0];
+    return all;
 }
 
 const char* units_kind_syntax(param_kind k)
@@ -301,9 +314,77 @@ const char* units_kind_syntax(param_kind k)
     case param_kind::ratio: return "a real number, or a percentage, e.g. 0.25 or 25%";
     case param_kind::boolean: return "true/false, yes/no, on/off or 1/0";
     case param_kind::choice: return "one of the listed names";
+    case param_kind::mac:
+        return "a MAC address, six hex bytes separated by ':' or '-', e.g. 02:00:00:00:00:01 (or a whole number, "
+               "first byte most significant, e.g. 0x020000000001)";
+    case param_kind::ipv4:
+        return "an IPv4 address, e.g. 239.0.0.1 (or a whole number, first byte most significant, e.g. 0xEF000001)";
     }
     return "";
 }
+
+namespace {
+
+// "02:00:00:00:00:01" (or with '-'): six groups of one or two hex digits, one
+// separator throughout. False if text is not of that shape.
+bool parse_mac_text(const std::string& t, double* out)
+{
+    const char sep = t.find(':') != std::string::npos ? ':' : '-';
+    uint64_t v = 0;
+    size_t i = 0;
+    for (int g = 0; g < 6; g++) {
+        if (g) {
+            if (i >= t.size() || t[i] != sep)
+                return false;
+            i++;
+        }
+        size_t digits = 0;
+        unsigned byte = 0;
+        while (i < t.size() && std::isxdigit((unsigned char)t[i]) && digits < 2) {
+            byte = byte * 16 + (unsigned)(std::isdigit((unsigned char)t[i]) ? t[i] - '0'
+                                                                             : std::tolower((unsigned char)t[i]) - 'a' + 10);
+            i++;
+            digits++;
+        }
+        if (!digits)
+            return false;
+        v = v << 8 | byte;
+    }
+    if (i != t.size())
+        return false;
+    *out = (double)v;
+    return true;
+}
+
+// "239.0.0.1": four decimal groups 0..255. False if text is not of that shape.
+bool parse_ipv4_text(const std::string& t, double* out)
+{
+    uint64_t v = 0;
+    size_t i = 0;
+    for (int g = 0; g < 4; g++) {
+        if (g) {
+            if (i >= t.size() || t[i] != '.')
+                return false;
+            i++;
+        }
+        size_t digits = 0;
+        unsigned byte = 0;
+        while (i < t.size() && std::isdigit((unsigned char)t[i]) && digits < 3) {
+            byte = byte * 10 + (unsigned)(t[i] - '0');
+            i++;
+            digits++;
+        }
+        if (!digits || byte > 255)
+            return false;
+        v = v << 8 | byte;
+    }
+    if (i != t.size())
+        return false;
+    *out = (double)v;
+    return true;
+}
+
+} // namespace
 
 bool units_parse_kind(param_kind k, const std::string& text_in, double* out, std::string* err, const units_context& ctx)
 {
@@ -331,6 +412,16 @@ bool units_parse_kind(param_kind k, const std::string& text_in, double* out, std
     }
     if (k == param_kind::choice)
         return fail("choices need their table row");
+    if (k == param_kind::mac || k == param_kind::ipv4) {
+        const bool mac = k == param_kind::mac;
+        const bool shaped = mac ? text.find_first_of(":-") != std::string::npos : text.find('.') != std::string::npos;
+        if (shaped) {
+            if (mac ? parse_mac_text(text, out) : parse_ipv4_text(text, out))
+                return true;
+            return fail(q + " is not " + (mac ? "a MAC address" : "an IPv4 address") + ": expected " +
+                        units_kind_syntax(k));
+        }
+    }
 
     decimal d;
     std::string suffix;
@@ -360,6 +451,12 @@ bool units_parse_kind(param_kind k, const std::string& text_in, double* out, std
     case param_kind::count:
         if (!suffix.empty())
             return fail(q + " is not a whole number (no unit expected)");
+        break;
+    case param_kind::mac:
+    case param_kind::ipv4:
+        if (!suffix.empty())
+            return fail(q + " is not " + (k == param_kind::mac ? "a MAC address" : "an IPv4 address") +
+                        ": expected " + units_kind_syntax(k));
         break;
     case param_kind::cycles:
         if (!suffix.empty() && suffix != "cycle" && suffix != "cycles")
@@ -491,6 +588,21 @@ std::string units_format_kind(param_kind k, double v)
     case param_kind::ratio: return shortest_number(v);
     case param_kind::boolean: return v != 0 ? "true" : "false";
     case param_kind::choice: return shortest_number(v);
+    case param_kind::mac:
+    case param_kind::ipv4: {
+        if (!(v >= 0 && v == std::floor(v) && v < (k == param_kind::mac ? 281474976710656.0 : 4294967296.0)))
+            return shortest_number(v);
+        const uint64_t a = (uint64_t)v;
+        char buf[32];
+        if (k == param_kind::mac)
+            std::snprintf(buf, sizeof buf, "%02x:%02x:%02x:%02x:%02x:%02x", (unsigned)(a >> 40) & 255,
+                          (unsigned)(a >> 32) & 255, (unsigned)(a >> 24) & 255, (unsigned)(a >> 16) & 255,
+                          (unsigned)(a >> 8) & 255, (unsigned)a & 255);
+        else
+            std::snprintf(buf, sizeof buf, "%u.%u.%u.%u", (unsigned)(a >> 24) & 255, (unsigned)(a >> 16) & 255,
+                          (unsigned)(a >> 8) & 255, (unsigned)a & 255);
+        return buf;
+    }
     }
     return shortest_number(v);
 }

@@ -22,8 +22,12 @@
 //   ratio    real number, or "N%" (= N/100)
 //   boolean  true/false, yes/no, on/off, 1/0 (any case)
 //   choice   one of the names in the unit column
+//   mac      six hex bytes separated by ':' or '-' (02:00:00:00:00:01), or a
+//            whole number (first byte most significant: 0x020000000001)
+//   ipv4     dotted quad (239.0.0.1), or a whole number (0xEF000001)
 // The formatter writes the largest unit that represents the value exactly
-// ("32KiB", "996MHz", "21280ns", "100MB"), so parse(format(v)) == v.
+// ("32KiB", "996MHz", "21280ns", "100MB"); addresses in their usual
+// notation ("02:00:00:00:00:01", "239.0.0.1"); so parse(format(v)) == v.
 #pragma once
 #include <string>
 #include "common/params.h"
@@ -49,6 +53,8 @@ std::string units_format_kind(models::param_kind k, double v);
 
 // Name of a kind ("bytes", "hz", ...) and a one-line description of what it accepts.
 const char* units_kind_name(models::param_kind k);
+// Every kind, in documentation order (*n set to the count).
+const models::param_kind* units_kinds(size_t* n);
 const char* units_kind_syntax(models::param_kind k);
 
 // Display scaling for plots and tables: the unit in which a set of values of

@@ -163,11 +163,9 @@ bool run_gnuplot(const std::string& plots, const std::string& name, const std::s
 
 models::param_kind kind_from_name(const std::string& n, bool* ok)
 {
-    static const models::param_kind all[] = {
-        models::param_kind::bytes, models::param_kind::count,   models::param_kind::cycles,
-        models::param_kind::hz,    models::param_kind::bps,     models::param_kind::time,
-        models::param_kind::ratio, models::param_kind::boolean, models::param_kind::choice};
-    for (auto k : all)
+    size_t n_kinds;
+    const models::param_kind* kinds = units_kinds(&n_kinds);
+    for (const models::param_kind k : std::vector<models::param_kind>(kinds, kinds + n_kinds))
         if (n == units_kind_name(k)) {
             *ok = true;
             return k;

@@ -311,8 +311,14 @@ std::string summary_text(const run_summary& s, const summary_extra& x, const std
     if (s.frames_offered == 0)
         line("  frames        none offered (no traffic source in this scenario)\n");
     else
-        for (const char* l : {"frames", "drops", "payload", "irq", "cycles/frame"})
-            o += text_line(s, x, l) + "\n";
+        for (const char* l : {"frames", "drops", "payload", "irq", "cycles/frame"}) {
+            o += text_line(s, x, l);
+            // Under overload the v5.4 driver leaves the RX interrupt masked
+            // and NAPI polls on: a rate that rounds to 0 is not an idle MAC.
+            if (std::string(l) == "irq" && s.irq_rate_hz < 0.5 && s.napi_polls)
+                line(": NAPI kept polling (interrupt masked %.1f %% of the time)", s.irq_masked_pct);
+            o += "\n";
+        }
     if (s.tx_sent || s.tx_refused || s.tx_on_wire)
         o += text_line(s, x, "tx") + "\n";
     o += text_line(s, x, "dma_sync") + "\n";

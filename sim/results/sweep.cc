@@ -34,7 +34,8 @@ static bool vary_range(const std::string& key, const param_desc& d, const std::s
         *err = "--vary " + key + ": " + why;
         return false;
     }
-    if (step_t.empty() && d.kind != param_kind::count && d.kind != param_kind::cycles) {
+    if (step_t.empty() && d.kind != param_kind::count && d.kind != param_kind::cycles &&
+        d.kind != param_kind::mac && d.kind != param_kind::ipv4) {
         *err = "--vary " + key + ": '" + rhs + "' needs a step, e.g. " + units_format(d, lo) + ".." +
                units_format(d, hi) + "/" + units_format(d, lo > 0 ? lo : 1);
         return false;

@@ -44,7 +44,8 @@ START_TEST(test_help_examples_work)
     ck_assert_int_eq(symlink((fecsim_srcdir() + "/scenarios").c_str(), (g_tmp + "/scenarios").c_str()), 0);
     ck_assert_int_eq(symlink((fecsim_srcdir() + "/drivers").c_str(), (g_tmp + "/drivers").c_str()), 0);
     std::vector<std::string> all;
-    for (const char* cmd : {"", "run", "check", "list-params", "sweep", "collect", "plot", "regress"}) {
+    for (const char* cmd : {"", "run", "check", "list-params", "sweep", "collect", "plot", "report",
+                            "regress"}) {
         proc_result h = *cmd ? fecsim({cmd, "--help"}) : fecsim({"--help"});
         ck_assert_msg(h.status == 0, "fecsim %s --help: %d", cmd, h.status);
         ck_assert_msg(h.out.find("Usage:") != std::string::npos, "fecsim %s --help has no usage", cmd);

@@ -158,6 +158,33 @@ START_TEST(test_format)
 }
 END_TEST
 
+// Addresses: their usual notation in and out, integers still accepted.
+START_TEST(test_addresses)
+{
+    ck_assert(ok(param_kind::mac, "02:00:00:00:00:01") == 0x020000000001ull);
+    ck_assert(ok(param_kind::mac, "01-00-5E-00-00-01") == 0x01005E000001ull);
+    ck_assert(ok(param_kind::mac, "1:2:3:a:b:FF") == 0x0102030A0BFFull);
+    ck_assert(ok(param_kind::mac, "0x020000000001") == 0x020000000001ull);
+    ck_assert(ok(param_kind::mac, "2199023255553") == 0x020000000001ull);
+    bad(param_kind::mac, "02:00:00:00:00", "is not a MAC address");
+    bad(param_kind::mac, "02:00:00:00:00:01:02", "is not a MAC address");
+    bad(param_kind::mac, "02:00-00:00:00:01", "is not a MAC address");
+    bad(param_kind::mac, "002:00:00:00:00:01", "is not a MAC address");
+    bad(param_kind::mac, "02:00:00:00:00:0g", "is not a MAC address");
+    bad(param_kind::mac, "1.5", "is not a whole number");
+    ck_assert(ok(param_kind::ipv4, "239.0.0.1") == 4009754625.0);
+    ck_assert(ok(param_kind::ipv4, "4009754625") == 4009754625.0);
+    ck_assert(ok(param_kind::ipv4, "0xEF000001") == 4009754625.0);
+    bad(param_kind::ipv4, "239.0.0", "is not an IPv4 address");
+    bad(param_kind::ipv4, "256.0.0.1", "is not an IPv4 address");
+    bad(param_kind::ipv4, "1.2.3.4.5", "is not an IPv4 address");
+    bad(param_kind::ipv4, "1.2.3.4 ms", "is not an IPv4 address");
+    CK_STR_EQ(units_format_kind(param_kind::mac, (double)0x01005E000001ull).c_str(), "01:00:5e:00:00:01");
+    CK_STR_EQ(units_format_kind(param_kind::ipv4, 4009754625.0).c_str(), "239.0.0.1");
+    CK_STR_EQ(units_format_kind(param_kind::ipv4, 0).c_str(), "0.0.0.0");
+}
+END_TEST
+
 // parse(format(v)) == v for the default, min and max of every registered parameter.
 START_TEST(test_round_trip_all_tables)
 {
@@ -189,6 +216,7 @@ Suite* suite_units(void)
     tcase_add_test(tc, test_plain_numbers);
     tcase_add_test(tc, test_boolean_and_choice);
     tcase_add_test(tc, test_format);
+    tcase_add_test(tc, test_addresses);
     tcase_add_test(tc, test_round_trip_all_tables);
     suite_add_tcase(s, tc);
     return s;

@@ -14,6 +14,7 @@
 #define ENOSPC 28
 #define ERANGE 34
 #define EOPNOTSUPP 95
+#define EADDRNOTAVAIL 99
 #define ETIMEDOUT 110
 #define IS_ERR_VALUE(x) ((unsigned long)(void *)(x) >= (unsigned long)-4095)
 static inline void *ERR_PTR(long e) { return (void *)e; }

@@ -7,6 +7,7 @@
 #define jiffies (simhost_jiffies())
 #define time_after(a, b) ((long)((b) - (a)) < 0)
 #define time_before(a, b) time_after(b, a)
+#define time_after_eq(a, b) ((long)((a) - (b)) >= 0)
 #define msecs_to_jiffies(ms) ((unsigned long)(((ms) * HZ + 999) / 1000))
 #define usecs_to_jiffies(us) ((unsigned long)(((us) * HZ + 999999) / 1000000))
 #endif

@@ -67,6 +67,12 @@ struct napi_struct {
 	struct net_device *dev;
 };
 
+/* The address of ndo_set_mac_address (linux/socket.h). */
+struct sockaddr {
+	unsigned short sa_family;
+	char sa_data[14];
+};
+
 struct net_device {
 	char name[IFNAMSIZ];
 	unsigned char dev_addr[MAX_ADDR_LEN];

@@ -31,6 +31,12 @@ struct skb_shared_info {
 	u32 pad[12];
 };
 
+/* skb->pkt_type (uapi linux/if_packet.h) */
+#define PACKET_HOST 0
+#define PACKET_BROADCAST 1
+#define PACKET_MULTICAST 2
+#define PACKET_OTHERHOST 3
+
 struct sk_buff {
 	struct sk_buff *next;
 	struct sk_buff *prev;
@@ -40,7 +46,7 @@ struct sk_buff {
 	u16 queue_mapping;
 	__be16 protocol;
 	u8 ip_summed;
-	u8 pkt_type;
+	u8 pkt_type;		/* PACKET_HOST, PACKET_BROADCAST, PACKET_MULTICAST, PACKET_OTHERHOST */
 	u16 vlan_tci;
 	u32 priority;
 	u32 hash;

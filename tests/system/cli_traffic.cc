@@ -1,0 +1,292 @@
+// Real traffic and board-side views of a run: a tcpdump capture of UDP on
+// loopback replayed (as is, in promiscuous mode, rewritten), the board's MAC
+// address, the link captured to rx.pcap/tx.pcap, a probe failure with the
+// driver's own message, and fecsim report in the Linux tools' formats.
+//
+// tests/fixtures/lo-udp.pcap: 200 UDP datagrams of 200 B from 127.0.0.1 to
+// 127.0.0.1:5201, captured with `tcpdump -i lo -w` (Ethernet link type,
+// both MAC addresses 00:00:00:00:00:00, random payloads).
+#include "tests/lib.h"
+#include <cstdlib>
+#include <glib.h>
+#include <json-glib/json-glib.h>
+#include <pcap/pcap.h>
+#include <regex>
+#include <sstream>
+#include "tests/system/cli.h"
+
+namespace {
+
+std::string g_tmp;
+void setup() { g_tmp = tmp_dir(); }
+void teardown() { rm_rf(g_tmp); }
+
+std::string fixture(const char* name) { return fecsim_srcdir() + "/tests/fixtures/" + name; }
+
+// The number at a dotted path of a JSON text ("drops.filtered"); fails the test if absent.
+double json_number(const std::string& text, const std::string& path)
+{
+    JsonParser* p = json_parser_new();
+    GError* e = nullptr;
+    ck_assert_msg(json_parser_load_from_data(p, text.c_str(), -1, &e), "not JSON: %s", text.c_str());
+    JsonNode* n = json_parser_get_root(p);
+    std::istringstream is(path);
+    std::string part;
+    while (std::getline(is, part, '.')) {
+        ck_assert_msg(JSON_NODE_HOLDS_OBJECT(n) && json_object_has_member(json_node_get_object(n), part.c_str()),
+                      "no '%s' in %s", path.c_str(), text.c_str());
+        n = json_object_get_member(json_node_get_object(n), part.c_str());
+    }
+    const double v = json_node_get_double(n);
+    g_object_unref(p);
+    return v;
+}
+
+// A loopback capture replayed for 300 ms (file timing), no warm-up, no memory hog.
+proc_result replay(const std::string& pcap, const std::vector<std::string>& more)
+{
+    std::vector<std::string> a = {"run",  "-o", "traffic.mode=pcap", "-o", "traffic.pcap_file=" + pcap,
+                                  "-o",   "scenario.warmup=0s",      "-o", "scenario.duration=300ms",
+                                  "-o",   "stress.enabled=false",    "--json", "-q",
+                                  "--out", g_tmp + "/res"};
+    a.insert(a.end(), more.begin(), more.end());
+    return fecsim(a);
+}
+
+size_t pcap_count(const std::string& path, std::string* first_dst)
+{
+    char err[PCAP_ERRBUF_SIZE];
+    pcap_t* p = pcap_open_offline(path.c_str(), err);
+    ck_assert_msg(p, "libpcap cannot open %s: %s", path.c_str(), err);
+    ck_assert_int_eq(pcap_datalink(p), DLT_EN10MB);
+    size_t n = 0;
+    struct pcap_pkthdr* h;
+    const u_char* d;
+    while (pcap_next_ex(p, &h, &d) == 1) {
+        if (n == 0 && first_dst && h->caplen >= 6) {
+            char b[32];
+            std::snprintf(b, sizeof b, "%02x:%02x:%02x:%02x:%02x:%02x", d[0], d[1], d[2], d[3], d[4], d[5]);
+            *first_dst = b;
+        }
+        n++;
+    }
+    pcap_close(p);
+    return n;
+}
+
+} // namespace
+
+// As a board would: the MAC filters frames for 00:00:00:00:00:00; in
+// promiscuous mode it takes them and the stack drops them (other host);
+// rewritten to the board's address they reach the socket, delivered, their
+// payloads counted as not verifiable (not corrupted).
+START_TEST(test_loopback_capture_replay)
+{
+    const std::string pcap = fixture("lo-udp.pcap");
+    proc_result r = replay(pcap, {});
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err.c_str());
+    ck_assert_double_eq(json_number(r.out, "frames_offered"), 200);
+    ck_assert_double_eq(json_number(r.out, "frames_delivered"), 0);
+    ck_assert_double_eq(json_number(r.out, "drops.filtered"), 200);
+
+    r = replay(pcap, {"-o", "soc.promiscuous=true"});
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err.c_str());
+    ck_assert_double_eq(json_number(r.out, "drops.filtered"), 0);
+    ck_assert_double_eq(json_number(r.out, "drops.other_host"), 200);
+    ck_assert_double_eq(json_number(r.out, "frames_delivered"), 0);
+
+    r = replay(pcap, {"-o", "traffic.pcap_dst_mac=02:00:00:00:00:01"});
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err.c_str());
+    ck_assert_double_eq(json_number(r.out, "frames_offered"), 200);
+    ck_assert_double_eq(json_number(r.out, "frames_delivered"), 200);
+    ck_assert_double_eq(json_number(r.out, "loss_pct"), 0);
+    ck_assert_double_eq(json_number(r.out, "payload.unverifiable"), 200);
+    ck_assert_double_eq(json_number(r.out, "payload.corrupted"), 0);
+    ck_assert_double_eq(json_number(r.out, "payload.verified"), 0);
+}
+END_TEST
+
+// A capture that libpcap cannot read, or of another link type, is refused
+// before anything runs, naming the file, the line and the key.
+START_TEST(test_bad_capture)
+{
+    const std::string text = g_tmp + "/notes.pcap", raw = g_tmp + "/raw.pcap";
+    ck_assert_int_eq(shell("printf 'not a capture\\n' > '" + text + "'").status, 0);
+    // A pcap file header of link type 101 (raw IP), no packets.
+    ck_assert_int_eq(shell("printf '\\324\\303\\262\\241\\002\\000\\004\\000\\000\\000\\000\\000"
+                           "\\000\\000\\000\\000\\377\\377\\000\\000\\145\\000\\000\\000' > '" + raw + "'")
+                         .status,
+                     0);
+    for (const auto& [file, why] : {std::pair<std::string, std::string>{text, "is not a pcap or pcapng capture"},
+                                    {raw, "does not hold Ethernet frames (link type "}}) {
+        const std::string ini = g_tmp + "/cap.ini";
+        shell("printf '[scenario]\\nid=cap\\n[traffic]\\nmode=pcap\\npcap_file=" + file + "\\n' > '" + ini + "'");
+        const proc_result r = fecsim({"run", ini, "-o", "scenario.duration=1ms", "--out", g_tmp + "/res"});
+        ck_assert_int_eq(r.status, 2);
+        ck_assert_msg(r.err.find("cap.ini:5: error: traffic.pcap_file " + why) != std::string::npos, "%s",
+                      r.err.c_str());
+        ck_assert(!exists(g_tmp + "/res"));
+    }
+}
+END_TEST
+
+// soc.mac_address is what the MAC passes; traffic.dst_mac what the link
+// partner sends to. Addresses in their usual notation, a multicast board
+// address refused with the key.
+START_TEST(test_board_mac_address)
+{
+    proc_result r = fecsim({"run", "-o", "soc.mac_address=02:00:00:00:00:99", "-o", "scenario.duration=5ms", "--json",
+                            "-q", "--out", g_tmp + "/a"});
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err.c_str());
+    ck_assert_double_gt(json_number(r.out, "frames_offered"), 100);
+    ck_assert_double_eq(json_number(r.out, "drops.filtered"), json_number(r.out, "frames_offered"));
+    r = fecsim({"run", "-o", "soc.mac_address=02:00:00:00:00:99", "-o", "traffic.dst_mac=02-00-00-00-00-99", "-o",
+                "scenario.duration=5ms", "--json", "-q", "--out", g_tmp + "/b"});
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err.c_str());
+    ck_assert_double_eq(json_number(r.out, "drops.filtered"), 0);
+    ck_assert_double_gt(json_number(r.out, "frames_delivered"), 100);
+    const std::string dir = only_subdir(g_tmp + "/b/default");
+    const std::string ini = read_text(dir + "/scenario.resolved.ini");
+    ck_assert_msg(ini.find("\nmac_address=02:00:00:00:00:99\n") != std::string::npos, "%s", ini.c_str());
+    ck_assert(ini.find("\ndst_mac=02:00:00:00:00:99\n") != std::string::npos);
+    ck_assert(ini.find("\ndst_ip=192.168.0.1\n") != std::string::npos);
+    r = fecsim({"check", fecsim_srcdir() + "/scenarios/default.ini", "-o", "soc.mac_address=01:00:5e:00:00:01"});
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(r.err.find("soc.mac_address must be a unicast address") != std::string::npos, "%s", r.err.c_str());
+}
+END_TEST
+
+// --pcap: rx.pcap has every frame the link partner sent, tx.pcap every
+// frame the MAC sent; libpcap (and tcpdump, where installed) read them.
+START_TEST(test_link_capture)
+{
+    const std::string dir = g_tmp + "/run";
+    proc_result r = fecsim({"run", fecsim_srcdir() + "/scenarios/regress/tx-20k-246-rx-10k-idle.ini", "-o",
+                            "scenario.warmup=0s", "-o", "scenario.duration=40ms", "--pcap", "-q", "--run-dir", dir});
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err.c_str());
+    const std::string stats = read_text(dir + "/stats.json");
+    std::string dst;
+    const size_t rx = pcap_count(dir + "/rx.pcap", &dst);
+    ck_assert_uint_eq(rx, (size_t)json_number(stats, "counters.traffic.frames"));
+    ck_assert_uint_gt(rx, 100);
+    CK_STR_EQ(dst, "02:00:00:00:00:01");
+    const size_t tx = pcap_count(dir + "/tx.pcap", &dst);
+    ck_assert_uint_eq(tx, (size_t)json_number(stats, "counters.sink.frames"));
+    ck_assert_uint_gt(tx, 100);
+    CK_STR_EQ(dst, "02:00:00:00:00:02");
+    if (shell("command -v tcpdump >/dev/null").status == 0) {
+        const proc_result t = shell("tcpdump -nn -r '" + dir + "/rx.pcap' 2>/dev/null | head -1");
+        ck_assert_msg(t.out.find("192.168.0.2.5001 > 192.168.0.1.5201: UDP, length 200") != std::string::npos, "%s",
+                      t.out.c_str());
+    }
+    // Without the option there are no captures.
+    r = fecsim({"run", "-o", "scenario.duration=1ms", "-q", "--run-dir", g_tmp + "/plain"});
+    ck_assert_int_eq(r.status, 0);
+    ck_assert(!exists(g_tmp + "/plain/rx.pcap") && !exists(g_tmp + "/plain/tx.pcap"));
+}
+END_TEST
+
+// A probe failure: exit 3 with the driver's own message, no SystemC text;
+// the run directory is kept with sim.log and a summary naming the failure.
+START_TEST(test_probe_failure)
+{
+    const proc_result r =
+        fecsim({"run", "-o", "driver.rx_ring_size=100", "-o", "scenario.duration=1ms", "--out", g_tmp + "/res"});
+    ck_assert_int_eq(r.status, 3);
+    ck_assert_msg(r.err.find("driver probe failed: -22 (EINVAL)") != std::string::npos, "%s", r.err.c_str());
+    ck_assert_msg(r.err.find("rx_ring_size=100: must be a power of two") != std::string::npos, "%s", r.err.c_str());
+    ck_assert_msg(r.err.find("E549") == std::string::npos && r.err.find("sc_except") == std::string::npos, "%s",
+                  r.err.c_str());
+    const std::string dir = only_subdir(g_tmp + "/res/default");
+    ck_assert(read_text(dir + "/sim.log").find("rx_ring_size=100: must be a power of two") != std::string::npos);
+    const std::string sum = read_text(dir + "/summary.json");
+    ck_assert_msg(sum.find("\"error\" : \"driver probe failed: -22 (EINVAL)\"") != std::string::npos, "%s",
+                  sum.c_str());
+    ck_assert(sum.find("must be a power of two") != std::string::npos);
+}
+END_TEST
+
+// fecsim report: each tool's layout and names, the numbers of stats.json.
+START_TEST(test_report_formats)
+{
+    const std::string dir = g_tmp + "/run";
+    proc_result r = fecsim({"run", "-o", "scenario.duration=20ms", "-q", "--run-dir", dir});
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err.c_str());
+    const std::string stats = read_text(dir + "/stats.json");
+    auto counter = [&](const std::string& p) { return (unsigned long long)json_number(stats, "counters." + p); };
+    char want[256];
+
+    r = fecsim({"report", dir, "--as", "ethtool"});
+    ck_assert_msg(r.status == 0, "%s", r.err.c_str());
+    ck_assert(r.out.rfind("NIC statistics:\n", 0) == 0);
+    std::snprintf(want, sizeof want, "\n     IEEE_rx_macerr: %llu\n", counter("ethtool.IEEE_rx_macerr"));
+    ck_assert_msg(r.out.find(want) != std::string::npos, "%s", r.out.c_str());
+    std::snprintf(want, sizeof want, "\n     rx_packets: %llu\n", counter("ethtool.rx_packets"));
+    ck_assert(r.out.find(want) != std::string::npos);
+
+    r = fecsim({"report", dir, "--as", "mpstat"});
+    ck_assert_msg(r.status == 0, "%s", r.err.c_str());
+    ck_assert_msg(std::regex_search(r.out, std::regex("Average: +CPU +%usr +%nice +%sys +%iowait +%irq +%soft +%steal "
+                                                      "+%guest +%gnice +%idle\n")),
+                  "%s", r.out.c_str());
+    ck_assert(std::regex_search(r.out, std::regex("\nAverage: +all( +[0-9]+\\.[0-9]{2}){10}\n")));
+    // CPU 0 (the RX core): %soft and %idle from its picoseconds.
+    const double c0 = (double)counter("cpu0.irq_ps") + counter("cpu0.softirq_ps") + counter("cpu0.sys_ps") +
+                      counter("cpu0.user_ps") + counter("cpu0.idle_ps");
+    std::snprintf(want, sizeof want, "Average:       0 %7.2f %7.2f %7.2f %7.2f %7.2f %7.2f", 100.0 * counter("cpu0.user_ps") / c0,
+                  0.0, 100.0 * counter("cpu0.sys_ps") / c0, 0.0, 100.0 * counter("cpu0.irq_ps") / c0,
+                  100.0 * counter("cpu0.softirq_ps") / c0);
+    ck_assert_msg(r.out.find(want) != std::string::npos, "want '%s' in\n%s", want, r.out.c_str());
+    ck_assert(std::regex_search(r.out, std::regex("\nAverage: +3( +[0-9]+\\.[0-9]{2}){10}\n")));
+
+    r = fecsim({"report", dir, "--as", "sar"});
+    ck_assert_msg(r.status == 0, "%s", r.err.c_str());
+    ck_assert(std::regex_search(r.out, std::regex("Average: +INTR +intr/s\nAverage: +sum +[0-9]+\\.[0-9]{2}\n"
+                                                  "Average: +150 +[0-9]+\\.[0-9]{2}\n")));
+    const double secs = json_number(stats, "duration_ps") / 1e12;
+    std::snprintf(want, sizeof want, " %9.2f\n", (double)counter("cpu0.irqs") / secs);
+    ck_assert_msg(r.out.find(want) != std::string::npos, "want '%s' in\n%s", want, r.out.c_str());
+
+    r = fecsim({"report", dir, "--as", "softnet"});
+    ck_assert_msg(r.status == 0, "%s", r.err.c_str());
+    ck_assert(std::regex_match(r.out, std::regex("(([0-9a-f]{8} ){10}[0-9a-f]{8}\n){4}")));
+    std::snprintf(want, sizeof want, "%08llx 00000000 %08llx ", counter("softnet.processed"),
+                  counter("softnet.time_squeeze"));
+    ck_assert_msg(r.out.rfind(want, 0) == 0, "want '%s' in\n%s", want, r.out.c_str());
+
+    r = fecsim({"report", dir, "--as", "nstat"});
+    ck_assert_msg(r.status == 0, "%s", r.err.c_str());
+    ck_assert(r.out.rfind("#kernel\n", 0) == 0);
+    std::snprintf(want, sizeof want, "\nUdpInDatagrams %llu 0.0\n", counter("snmp.Udp.InDatagrams"));
+    const std::string squeezed = std::regex_replace(r.out, std::regex(" +"), " ");
+    ck_assert_msg(squeezed.find(want) != std::string::npos, "want '%s' in\n%s", want, r.out.c_str());
+    std::snprintf(want, sizeof want, "\nIpInReceives %llu 0.0\n", counter("snmp.Ip.InReceives"));
+    ck_assert(squeezed.find(want) != std::string::npos || squeezed.rfind(want + 1, 0) == 0);
+
+    // Bad input: a directory that is not a run, an unknown format.
+    r = fecsim({"report", g_tmp, "--as", "mpstat"});
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(r.err.find("no stats.json") != std::string::npos, "%s", r.err.c_str());
+    r = fecsim({"report", dir, "--as", "iostat"});
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(r.err.find("'iostat': unknown format; one of: ethtool, mpstat, sar, softnet, nstat") !=
+                      std::string::npos,
+                  "%s", r.err.c_str());
+    CK_STR_EQ(r.out, "");
+}
+END_TEST
+
+Suite* suite_cli_traffic(void)
+{
+    Suite* s = suite_create("cli_traffic");
+    TCase* tc = tests_tcase("core", TEST_TIMEOUT_SYSTEM);
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, test_loopback_capture_replay);
+    tcase_add_test(tc, test_bad_capture);
+    tcase_add_test(tc, test_board_mac_address);
+    tcase_add_test(tc, test_link_capture);
+    tcase_add_test(tc, test_probe_failure);
+    tcase_add_test(tc, test_report_formats);
+    suite_add_tcase(s, tc);
+    return s;
+}
