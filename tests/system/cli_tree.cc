@@ -291,6 +291,27 @@ START_TEST(test_tree_patch)
 }
 END_TEST
 
+// A source tarball is a tree: its Makefile and driver files are extracted
+// once into the cache; a tarball without a kernel tree is refused.
+START_TEST(test_tree_tarball)
+{
+    const std::string tree = make_tree("6.1", driver_with_probe("", "\tpr_info(\"from the tarball\");\n\treturn 0;"));
+    const std::string tarball = g_tmp + "/linux-test.tar.gz";
+    ck_assert_int_eq(shell("tar -czf " + tarball + " -C " + g_tmp + " linux").status, 0);
+    rm_rf(tree);
+    proc_result r = fecsim({"run", scenario(tarball), "-q", "--out", g_tmp + "/res"});
+    // The probe ran (and registered no interface, so the run fails at open).
+    ck_assert_msg(r.status == 3 && r.err.find("ndo_open failed: -19") != std::string::npos, "exit %d: %s", r.status,
+                  r.err.c_str());
+    put(g_tmp + "/empty/README", "no kernel here\n");
+    ck_assert_int_eq(shell("tar -czf " + g_tmp + "/empty.tar.gz -C " + g_tmp + " empty").status, 0);
+    r = run(scenario(g_tmp + "/empty.tar.gz"));
+    ck_assert_msg(r.status == 2 && r.err.find("tree.ini:5: error:") != std::string::npos &&
+                      r.err.find("empty.tar.gz") != std::string::npos,
+                  "exit %d: %s", r.status, r.err.c_str());
+}
+END_TEST
+
 // A board device tree that does not compile is refused before the run.
 START_TEST(test_bad_device_tree)
 {
@@ -340,6 +361,7 @@ Suite* suite_cli_tree(void)
     tcase_add_test(tc, test_docs_list_stop_on_call);
     tcase_add_test(tc, test_tree_patch);
     tcase_add_test(tc, test_bad_device_tree);
+    tcase_add_test(tc, test_tree_tarball);
     suite_add_tcase(s, tc);
     // The Debian trees: the first run extracts the driver from the tarball
     // and builds it (tens of seconds); later runs reuse the cache.
