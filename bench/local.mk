@@ -4,7 +4,7 @@
 # sections of bench/results.md and leave run outputs in bench/out/ and
 # bench/callgrind.out.fecsim (git-ignored).
 BENCH_BINS += bench/bench_cache
-EXTRA_PROGRAMS = bench/bench_cache
+EXTRA_PROGRAMS += bench/bench_cache
 bench_bench_cache_SOURCES = bench/cache_bench.cc
 bench_bench_cache_LDADD = $(KHOST_LIBS) $(MODELS_LIBS)
 # The memory models alone: per-frame DMA maintenance of the stock vs the

@@ -8,6 +8,7 @@ models_libmodels_a_SOURCES = \
 	models/common/stats.h \
 	models/common/log.h models/common/log.cc \
 	models/common/timeline.h models/common/timeline.cc \
+	models/common/trace_events.h models/common/trace_events.cc \
 	models/common/rr_port.h models/common/rr_port.cc \
 	models/mem/mem_ext.h models/mem/mem_observer.h \
 	models/mem/phys_mem.h models/mem/phys_mem.cc \

@@ -71,6 +71,8 @@ soc::soc(const soc_config& cfg) : m_cfg(cfg), m_mem(seeded(cfg)), m_stress("stre
     const cpu::cpu_config cpu_cfg = scheduled(cfg);
     for (unsigned i = 0; i < cfg.cpu.cores; i++) {
         m_cores.emplace_back(new cpu::core(("cpu" + std::to_string(i)).c_str(), cpu_cfg, i, *m_mem.l1[i]));
+        m_ctx_sig.emplace_back(new sc_core::sc_signal<uint32_t>(("cpu" + std::to_string(i) + "_context").c_str(),
+                                                                (uint32_t)cpu::ctx::idle));
         m_cores.back()->irq.bind(i == cfg.kernel.irq_core ? m_irq : m_no_irq);
     }
     m_enet.reset(new enet::enet("enet", cfg.enet));
@@ -155,6 +157,8 @@ void soc::sampler()
         m_fifo_sig.write(fifo);
         m_ready_sig.write(ready);
         m_napi_sig.write(polling);
+        for (size_t i = 0; i < m_ctx_sig.size(); i++)
+            m_ctx_sig[i]->write((uint32_t)m_cores[i]->context());
         const net_counters ns = net_counters_read();
         m_series.push_back({(double)now_ps() / PS_PER_S, (double)fifo, (double)ready, m_irq.read() ? 1.0 : 0.0,
                             polling ? 1.0 : 0.0, (double)(m_pre_mac_drops + es.rx_fifo_drops + es.rx_truncated),
@@ -287,10 +291,14 @@ run_summary soc::run()
 
 void soc::trace(sc_core::sc_trace_file* tf) const
 {
-    sc_core::sc_trace(tf, m_irq, "enet_irq");
-    sc_core::sc_trace(tf, m_fifo_sig, "rx_fifo_bytes");
-    sc_core::sc_trace(tf, m_ready_sig, "rx_bds_ready");
-    sc_core::sc_trace(tf, m_napi_sig, "napi_polling");
+    // Dotted names are VCD scopes: soc.enet (the MAC: IRQ line, RX FIFO),
+    // soc.driver (RX ring descriptors ready, NAPI), soc.cpuN (context).
+    sc_core::sc_trace(tf, m_irq, "soc.enet.irq");
+    sc_core::sc_trace(tf, m_fifo_sig, "soc.enet.rx_fifo_bytes");
+    sc_core::sc_trace(tf, m_ready_sig, "soc.driver.rx_bds_ready");
+    sc_core::sc_trace(tf, m_napi_sig, "soc.driver.napi_polling");
+    for (size_t i = 0; i < m_ctx_sig.size(); i++)
+        sc_core::sc_trace(tf, *m_ctx_sig[i], "soc.cpu" + std::to_string(i) + ".context");
 }
 
 void soc::visit_stats(const stat_visitor& v) const

@@ -83,6 +83,8 @@ private:
     // Sampled signals for VCD (updated every output.sample_interval).
     sc_core::sc_signal<uint32_t> m_fifo_sig{"rx_fifo_bytes"}, m_ready_sig{"rx_bds_ready"};
     sc_core::sc_signal<bool> m_napi_sig{"napi_polling"};
+    // Per core: its context (cpu::ctx: 0 hardirq, 1 softirq, 2 sys, 3 user, 4 idle).
+    std::vector<std::unique_ptr<sc_core::sc_signal<uint32_t>>> m_ctx_sig;
     void* m_ndev = nullptr;
     void* m_driver = nullptr;
     // Counters that cannot be reset (the driver's), sampled at the end of warm-up.

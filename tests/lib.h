@@ -47,6 +47,7 @@ Suite* suite_timing(void);
 Suite* suite_coherence(void);
 Suite* suite_cli_run(void);
 Suite* suite_cli_fault(void);
+Suite* suite_cli_trace(void);
 Suite* suite_cli_tree(void);
 Suite* suite_cli_sweep(void);
 Suite* suite_cli_help(void);

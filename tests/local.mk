@@ -37,6 +37,7 @@ tests_system_run_system_SOURCES = tests/lib.h tests/lib.cc tests/system/main.cc 
 	tests/system/coherence.cc tests/system/memcheck.cc \
 	tests/system/cli.h tests/system/cli_lib.cc \
 	tests/system/cli_run.cc tests/system/cli_sweep.cc tests/system/cli_help.cc tests/system/cli_fault.cc \
+	tests/system/cli_trace.cc \
 	tests/system/cli_regress.cc tests/system/cli_tree.cc
 
 # Golden tier: whole calibration scenarios against stored summaries.
@@ -52,6 +53,63 @@ EXTRA_DIST += tests/golden/copybreak.ref tests/golden/update.sh tests/fixtures
 .PHONY: golden-update
 golden-update: sim/fecsim
 	$(SHELL) $(srcdir)/tests/golden/update.sh $(srcdir) ./sim/fecsim
+
+# make check-sanitize: the unit, models and system tiers and the 200-mutant
+# smoke test again with the C++ side (models, kernel
+# host, fecsim, the test runners) built with AddressSanitizer and
+# UndefinedBehaviorSanitizer, and the shim with UBSan beside its
+# memory-access instrumentation (ASan cannot be combined with it). A
+# configured tree builds one way, so this builds a copy of the sources in
+# sanitize/ of the build tree (kept: a second run rebuilds what changed).
+# The golden tier is left out: a shim with UBSan's checks runs other code,
+# so other simulated costs, than the calibrated one (its loss moves by
+# ~0.05 points). Per-test timeouts are 4 times longer (CK_TIMEOUT_MULTIPLIER).
+# Test runners set detect_leaks=0 for themselves (tests/lib.cc: Check's
+# forked children exit holding the runner, and a SystemC kernel cannot be torn
+# down); the fecsim processes they spawn are leak-checked. Any finding fails
+# the tier (halt_on_error, no recovery).
+SANITIZE_DIR = $(abs_top_builddir)/sanitize
+SANITIZE_CFLAGS = -g -O2 -fsanitize=undefined -fno-sanitize-recover=undefined
+SANITIZE_CXXFLAGS = -g -O2 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
+# detect_stack_use_after_return=0: SystemC switches thread stacks behind the
+# sanitizer's back; a fake stack per frame cannot follow it.
+SANITIZE_ENV = ASAN_OPTIONS=detect_stack_use_after_return=0:abort_on_error=0 \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 CK_TIMEOUT_MULTIPLIER=4
+
+.PHONY: check-sanitize
+check-sanitize:
+	@$(MKDIR_P) $(SANITIZE_DIR)/src
+	@if git -C $(abs_top_srcdir) rev-parse --git-dir >/dev/null 2>&1; then \
+		(cd $(abs_top_srcdir) && git ls-files -co --exclude-standard -z | \
+			xargs -0 cp -pu --parents -t $(SANITIZE_DIR)/src); \
+	else \
+		$(MAKE) $(AM_MAKEFLAGS) distdir distdir=$(SANITIZE_DIR)/src; \
+	fi
+	@cd $(SANITIZE_DIR)/src && \
+	if test ! -f configure || test configure.ac -nt configure; then autoreconf -fi; fi && \
+	if test ! -f config.status || test configure -nt config.status; then \
+		./configure -q CFLAGS="$(SANITIZE_CFLAGS)" CXXFLAGS="$(SANITIZE_CXXFLAGS)" \
+			LDFLAGS="-fsanitize=address,undefined"; fi
+	cd $(SANITIZE_DIR)/src && $(SANITIZE_ENV) $(MAKE) $(AM_MAKEFLAGS) check \
+		TESTS="tests/unit/run_unit tests/models/run_models tests/system/run_system tests/fuzz/mutants-smoke.sh"
+
+# make fuzz-mutants: MUTANTS mutated scenario files (default 3000) through
+# fecsim check and, when accepted, a short fecsim run (tests/fuzz/mutants.cc
+# says what fails a mutant). make check runs 200 of them
+# (tests/fuzz/mutants-smoke.sh).
+MUTANTS = 3000
+MUTANTS_SEED = 1
+check_PROGRAMS += tests/fuzz/mutants
+TESTS += tests/fuzz/mutants-smoke.sh
+EXTRA_DIST += tests/fuzz/mutants-smoke.sh
+tests_fuzz_mutants_SOURCES = tests/fuzz/mutants.cc
+tests_fuzz_mutants_CXXFLAGS = $(AM_CXXFLAGS)
+.PHONY: fuzz-mutants
+fuzz-mutants: tests/fuzz/mutants sim/fecsim
+	@for f in $(abs_top_srcdir)/scenarios/imx6q/upstream-*.ini; do \
+		FECSIM_CACHE=$(abs_top_builddir)/tests/.driver-cache ./sim/fecsim check $$f >/dev/null 2>&1 || true; done
+	FECSIM_CACHE=$(abs_top_builddir)/tests/.driver-cache ./tests/fuzz/mutants --fecsim $(abs_top_builddir)/sim/fecsim \
+		--scenarios $(abs_top_srcdir)/scenarios --count $(MUTANTS) --seed $(MUTANTS_SEED) --jobs 2 --timeout 5
 
 # make fuzz: the scenario loader under libFuzzer with AddressSanitizer and
 # UndefinedBehaviorSanitizer (tests/fuzz/loader.cc), seeded with a copy of

@@ -31,6 +31,15 @@ const char* cv_kind_name(cv_kind k)
     return "?";
 }
 
+bool cv_kind_is_memory_check(const std::string& k)
+{
+    for (cv_kind c : {cv_kind::heap_out_of_bounds, cv_kind::use_after_free, cv_kind::double_free,
+                      cv_kind::invalid_free, cv_kind::memory_leak})
+        if (k == cv_kind_name(c))
+            return true;
+    return false;
+}
+
 const char* api_rule_name(api_rule r)
 {
     switch (r) {

@@ -56,6 +56,9 @@ enum class cv_kind : uint8_t {
     memory_leak,
 };
 const char* cv_kind_name(cv_kind k);
+// Whether the kind named k (cv_kind_name) is one of the memory checks on the
+// kernel heap (heap_out_of_bounds ... memory_leak) rather than a DMA rule.
+bool cv_kind_is_memory_check(const std::string& k);
 
 // The DMA-API rules reported as api_misuse (none for the other kinds).
 enum class api_rule : uint8_t {

@@ -10,6 +10,9 @@
 #include <pthread.h>
 #include <thread>
 #include <ucontext.h>
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#endif
 #include <unistd.h>
 #include "common/time.h"
 #include "drivers/khost/symbolize.h"
@@ -35,6 +38,17 @@ std::string fault_report::text() const
 static std::unique_ptr<fault_report> g_last;
 
 const fault_report* last_fault() { return g_last.get(); }
+
+#if defined(__SANITIZE_ADDRESS__)
+void stack_unwound_here()
+{
+    char here;
+    const size_t below = 1 << 20;  // bytes of the main stack under this frame
+    __asan_unpoison_memory_region(&here - below, below);
+}
+#else
+void stack_unwound_here() {}
+#endif
 
 fault_report fault_here(const core* c, const void* pc, const std::string& kind, const std::string& detail,
                         bool return_address)
@@ -144,6 +158,10 @@ void on_signal(int sig, siginfo_t* si, void* ucv)
         std::snprintf(buf, sizeof buf, "simulated time stood still for %.0f s of wall time", g_watch->stalled_s);
         detail = buf;
     }
+    // A stall interrupts whatever host code the core was in (its cost model,
+    // say): the site is the kernel code it last ran.
+    if (sig == SIGUSR2)
+        pc = nullptr;
     g_last.reset(new fault_report(fault_here(core::current(), pc, signal_name(sig), detail)));
     core::clear_current();
     if (g_on_fatal) {

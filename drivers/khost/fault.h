@@ -49,6 +49,12 @@ fault_report fault_here(const models::cpu::core* c, const void* pc, const std::s
 // own report: this keeps what it was.
 const fault_report* last_fault();
 
+// Call where an exception thrown on a SystemC thread's stack (driver_fault
+// among them) is caught on the main stack. AddressSanitizer does not see
+// SystemC's stack switches, so the frames the exception skipped keep their
+// redzones and later calls would be reported as overflows; this clears the
+// shadow below the caller. A no-op without AddressSanitizer.
+void stack_unwound_here();
 // Stops the run from inside kernel code as a fault of the code at
 // return address `caller` (a stop-on-call stub was called): the report
 // (kind, detail, the caller's site and call chain) goes to the fault guard's

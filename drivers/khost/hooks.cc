@@ -10,13 +10,69 @@
 // else returns at once.
 #include <cstddef>
 #include <cstdint>
+#include <fnmatch.h>
+#include <string>
+#include <unordered_map>
+#include <vector>
+#include "common/trace_events.h"
 #include "cpu/core.h"
 #include "drivers/khost/khost.h"
+#include "drivers/khost/symbolize.h"
 
 using models::cpu::core;
 using khost::kernel;
 
 namespace {
+
+// Function spans of the run's timeline: which entries (by the return
+// address of their entry hook, one per function) are recorded, and per core
+// which open frames were.
+struct function_tracer {
+    std::vector<std::string> globs;
+    std::unordered_map<const void*, uint32_t> ids;  // 0: not recorded
+    std::vector<std::vector<uint8_t>> open;         // [core][depth]
+};
+function_tracer* g_functions = nullptr;
+
+uint32_t function_id(const void* ra)
+{
+    auto it = g_functions->ids.find(ra);
+    if (it != g_functions->ids.end())
+        return it->second;
+    uint32_t id = 0;
+    const std::string name = khost::function_name(ra);
+    if (!name.empty())
+        for (const auto& g : g_functions->globs)
+            if (fnmatch(g.c_str(), name.c_str(), 0) == 0) {
+                id = models::g_trace->intern(name);
+                break;
+            }
+    g_functions->ids.emplace(ra, id);
+    return id;
+}
+
+void function_entry(core& c, const void* ra, unsigned depth)
+{
+    auto& open = g_functions->open;
+    if (open.size() <= c.id())
+        open.resize(c.id() + 1);
+    auto& o = open[c.id()];
+    if (o.size() <= depth)
+        o.resize(depth + 1);
+    const uint32_t id = function_id(ra);
+    o[depth] = id != 0;
+    if (id)
+        models::g_trace->begin(models::te_track::driver, c.id(), c.now(), id);
+}
+
+void function_exit(core& c, unsigned depth)
+{
+    auto& open = g_functions->open;
+    if (c.id() < open.size() && depth < open[c.id()].size() && open[c.id()][depth]) {
+        open[c.id()][depth] = 0;
+        models::g_trace->end(models::te_track::driver, c.id(), c.now());
+    }
+}
 
 inline void hook(const void* p, size_t size, bool write, const void* site)
 {
@@ -49,6 +105,8 @@ void __tsan_func_entry(void*)
         core::code_trace& t = c->trace();
         if (t.depth < core::code_trace::max_depth)
             t.frames[t.depth] = RA;
+        if (g_functions && models::g_trace)
+            function_entry(*c, RA, t.depth);
         t.depth++;
         c->charge(c->config().call_cycles, c->current_cat());
     }
@@ -59,6 +117,8 @@ void __tsan_func_exit(void)
         core::code_trace& t = c->trace();
         if (t.depth)
             t.depth--;
+        if (g_functions && models::g_trace)
+            function_exit(*c, t.depth);
     }
 }
 
@@ -90,3 +150,15 @@ void __tsan_vptr_read(void**) {}
 void __tsan_vptr_update(void**, void*) {}
 
 } // extern "C"
+
+namespace khost {
+
+void trace_functions(const std::vector<std::string>& globs)
+{
+    delete g_functions;
+    g_functions = nullptr;
+    if (!globs.empty())
+        g_functions = new function_tracer{globs, {}, {}};
+}
+
+} // namespace khost

@@ -36,6 +36,11 @@ struct kernel_stats {
 extern const models::stat_desc kernel_stat_rows[];
 extern const size_t kernel_stat_count;
 
+// Kernel-code functions whose entry and exit the run's timeline records
+// (models::g_trace), by fnmatch globs on their names; empty: none. Set
+// before the simulation starts.
+void trace_functions(const std::vector<std::string>& globs);
+
 class kernel : public sc_core::sc_module {
 public:
     tlm_utils::simple_initiator_socket<kernel> mmio;  // to the ENET register block

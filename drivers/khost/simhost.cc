@@ -5,6 +5,7 @@
 #include <cstring>
 #include <unistd.h>
 #include "common/log.h"
+#include "common/trace_events.h"
 #include "drivers/khost/fault.h"
 #include "drivers/khost/kworker.h"
 #include "drivers/khost/khost.h"
@@ -101,6 +102,21 @@ uint64_t simhost_time_ns(void)
 {
     core* c = core::current();
     return (c ? c->now() : models::now_ps()) / models::PS_PER_NS;
+}
+int simhost_tracing(void) { return models::g_trace != nullptr; }
+uint64_t simhost_trace_mark(void)
+{
+    core* c = core::current();
+    return c ? c->now() : models::now_ps();
+}
+void simhost_trace_span(const char* name, uint64_t since, const char* arg_name, long arg)
+{
+    models::trace_recorder* t = models::g_trace;
+    core* c = core::current();
+    if (!t || !c)
+        return;
+    t->span(models::te_track::cpu, c->id(), since, c->now(), t->intern(name), arg_name ? t->intern(arg_name) : 0,
+            arg);
 }
 unsigned long simhost_jiffies(void)
 {

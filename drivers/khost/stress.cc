@@ -90,8 +90,21 @@ stressor::stressor(sc_core::sc_module_name nm, const stress_config& cfg)
         return;
     for (unsigned i = 0; i < cfg.workers; i++) {
         m_prog.emplace_back(new hog_program(m_cfg, i, m_stats));
-        if (!(cfg.task_workers >> i & 1))
-            sc_core::sc_spawn([this, i] { worker(i); }, sc_core::sc_gen_unique_name("worker"));
+        m_port.emplace_back();
+        if (cfg.task_workers >> i & 1)
+            continue;
+        worker_port* p = new worker_port;
+        m_port.back().reset(p);
+        p->tx.ext.master = (uint8_t)(MASTER_CPU0 + m_cfg.core + i);
+        p->mem = [this, i, p](tlm::tlm_command cmd, uint64_t pa, unsigned len, bool full, tick_t t) {
+            p->tx.set(cmd, pa, nullptr, len);
+            p->tx.ext.full_line = full;
+            p->tx.ext.posted = false;
+            sc_core::sc_time d = from_ps(t - now_ps());
+            mem_side[i]->b_transport(p->tx.gp, d);
+            return now_ps() + to_ps(d);
+        };
+        sc_core::sc_spawn([this, i] { worker(i); }, sc_core::sc_gen_unique_name("worker"));
     }
 }
 
@@ -102,16 +115,7 @@ void stressor::worker(unsigned i)
         sc_core::wait(from_ps(m_cfg.start_ps));
     tlm_utils::tlm_quantumkeeper qk;
     qk.reset();
-    mem_txn tx;
-    tx.ext.master = (uint8_t)(MASTER_CPU0 + m_cfg.core + i);
-    const hog_program::mem_fn mem = [&](tlm::tlm_command cmd, uint64_t pa, unsigned len, bool full, tick_t t) {
-        tx.set(cmd, pa, nullptr, len);
-        tx.ext.full_line = full;
-        tx.ext.posted = false;
-        sc_core::sc_time d = from_ps(t - now_ps());
-        mem_side[i]->b_transport(tx.gp, d);
-        return now_ps() + to_ps(d);
-    };
+    const hog_program::mem_fn& mem = m_port[i]->mem;
     // Run ahead of the cores by at least one quantum (see stressor.h): sync
     // only when the local time exceeds lookahead + 1 quanta, and at the end
     // of every pass.

@@ -104,11 +104,19 @@ public:
     }
 
 private:
+    // A worker thread's transaction and memory function. They live with the
+    // module, not on the thread's stack: the thread never returns, and what
+    // its stack held would never be freed.
+    struct worker_port {
+        models::mem::mem_txn tx;
+        hog_program::mem_fn mem;
+    };
     void worker(unsigned i);
 
     const stress_config m_cfg;
     stress_stats m_stats{};
     std::vector<std::unique_ptr<hog_program>> m_prog;
+    std::vector<std::unique_ptr<worker_port>> m_port;  // per worker; null for task workers
 };
 
 // The workers placed in a memory system: their clock is the cores', worker

@@ -1,10 +1,42 @@
 #include "drivers/khost/symbolize.h"
 #include <cstdint>
 #include <cstdio>
+#include <algorithm>
 #include <dlfcn.h>
+#include <map>
 #include <vector>
 
 namespace khost {
+
+std::string function_name(const void* pc)
+{
+    Dl_info info{};
+    if (!pc || !dladdr(pc, &info) || !info.dli_fname)
+        return "";
+    // Per object: its text symbols by offset from the load base, sorted.
+    static std::map<std::string, std::vector<std::pair<uintptr_t, std::string>>> objects;
+    auto it = objects.find(info.dli_fname);
+    if (it == objects.end()) {
+        std::vector<std::pair<uintptr_t, std::string>> syms;
+        const std::string cmd = std::string("nm --defined-only '") + info.dli_fname + "' 2>/dev/null";
+        if (FILE* p = popen(cmd.c_str(), "r")) {
+            char buf[1024], name[900], type;
+            unsigned long addr;
+            while (std::fgets(buf, sizeof buf, p))
+                if (std::sscanf(buf, "%lx %c %899s", &addr, &type, name) == 3 && (type == 't' || type == 'T'))
+                    syms.emplace_back((uintptr_t)addr, name);
+            pclose(p);
+        }
+        std::sort(syms.begin(), syms.end());
+        it = objects.emplace(info.dli_fname, std::move(syms)).first;
+    }
+    const uintptr_t off = (uintptr_t)pc - (uintptr_t)info.dli_fbase;
+    const auto& v = it->second;
+    auto s = std::upper_bound(v.begin(), v.end(), std::make_pair(off, std::string("\xff")));
+    if (s == v.begin())
+        return "";
+    return std::prev(s)->second;
+}
 
 std::string code_site(const void* pc, bool return_address)
 {

@@ -16,4 +16,9 @@ namespace khost {
 
 std::string code_site(const void* pc, bool return_address);
 
+// The name of the function (static ones included) whose code holds pc, from
+// its object's symbol table (read with nm once per object); "" if none.
+// Cheap after the first call for an object.
+std::string function_name(const void* pc);
+
 } // namespace khost

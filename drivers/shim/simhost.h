@@ -100,6 +100,12 @@ void simhost_cat_leave(int prev);
 void simhost_delay_ns(uint64_t ns);		/* busy wait (udelay) */
 void simhost_sleep_ns(uint64_t ns);		/* the task sleeps (msleep) */
 uint64_t simhost_time_ns(void);			/* the core's current time */
+/* The run's timeline (--trace-events): whether it is recorded; the core's
+ * time in ps to start a span at; the span [since, now] named name on the
+ * core's track, with one numeric argument (arg_name NULL: none). */
+int simhost_tracing(void);
+uint64_t simhost_trace_mark(void);
+void simhost_trace_span(const char *name, uint64_t since, const char *arg_name, long arg);
 unsigned long simhost_jiffies(void);
 unsigned int simhost_hz(void);
 int simhost_cpu(void);				/* core running the caller */

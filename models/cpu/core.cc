@@ -1,5 +1,6 @@
 #include "cpu/core.h"
 #include "common/log.h"
+#include "common/trace_events.h"
 #include <tlm>
 
 namespace models::cpu {
@@ -139,11 +140,14 @@ void core::do_irq()
     m_ctx = ctx::irq;
     m_in_irq = true;
     m_stats.irqs++;
+    const tick_t t_irq = now();
     charge(m_cfg.irq_entry_cycles / 2, CAT_DRIVER);
     if (m_irq_handler)
         m_irq_handler();
     charge(m_cfg.irq_entry_cycles - m_cfg.irq_entry_cycles / 2, CAT_DRIVER);
     m_in_irq = false;
+    if (g_trace)
+        g_trace->span(te_track::cpu, m_id, t_irq, now(), g_trace->intern("hardirq"));
     // irq_exit: softirqs run here unless we interrupted one, or ksoftirqd has
     // them (4cd13c21b207).
     if (prev != ctx::softirq && m_softirq_pending && !(m_cfg.sched.ksoftirqd_defers && m_ksoftirqd.woken)) {
@@ -184,9 +188,14 @@ void core::do_softirq(bool from_ksoftirqd)
         if (!m_ksoftirqd.woken) {
             m_ksoftirqd.woken = true;
             m_stats.ksoftirqd_wakeups++;
+            if (g_trace)
+                g_trace->instant(te_track::cpu, m_id, now(), g_trace->intern("wake ksoftirqd"));
         }
         break;
     }
+    if (g_trace)
+        g_trace->span(te_track::cpu, m_id, start, now(), g_trace->intern("softirq"), g_trace->intern("rounds"),
+                      (int64_t)(m_cfg.sched.softirq_max_restart - restart + 1));
     m_ctx = prev;
 }
 
@@ -201,6 +210,8 @@ void core::ksoftirqd_task::step(core& c)
 void core::wake(tick_t at)
 {
     m_stats.wakeups++;
+    if (g_trace)
+        g_trace->instant(te_track::cpu, m_id, at, g_trace->intern("wakeup"));
     const tick_t when = at + m_clk.cycles(m_cfg.sched.wakeup_cycles);
     m_wake.notify(from_ps(when > now_ps() ? when - now_ps() : 0));
 }
@@ -248,7 +259,10 @@ void core::main()
                 m_slice_start = now();
             }
             m_ctx = t->mode;
+            const tick_t t0 = now();
             unit_of_work([this, t] { t->step(*this); });
+            if (g_trace && now() > t0)
+                g_trace->span(te_track::cpu, m_id, t0, now(), g_trace->intern(t->name()));
             continue;
         }
         m_running = nullptr;

@@ -114,6 +114,8 @@ public:
     ctx current_ctx() const { return m_ctx; }
     ctx set_ctx(ctx x) { ctx o = m_ctx; m_ctx = x; return o; }
     bool in_softirq() const { return m_ctx == ctx::softirq; }
+    // The context the core is in at its own time (for sampling).
+    ctx context() const { return m_ctx; }
 
     // --- Interrupts and softirqs. ---
     void set_irq_handler(std::function<void()> h) { m_irq_handler = std::move(h); }

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <stdexcept>
 #include "common/log.h"
+#include "common/trace_events.h"
 #include "net/frame_format.h"
 
 namespace models::enet {
@@ -493,6 +494,8 @@ void enet::irq_method()
     m_irq_q.pop_front();
     if (lvl && !m_irq_out)
         m_stats.irq_assertions++;
+    if (g_trace && lvl != m_irq_out)
+        g_trace->instant(te_track::mac, 2, now_ps(), g_trace->intern(lvl ? "IRQ asserted" : "IRQ deasserted"));
     m_irq_out = lvl;
     irq.write(lvl);
 }
@@ -663,6 +666,9 @@ void enet::frame_start(const eth_frame& f)
     }
     m_stats.rx_frames++;
     m_stats.rx_bytes += f.len;
+    if (g_trace)
+        g_trace->instant(te_track::mac, 0, now_ps(), g_trace->intern("RX frame starts"), g_trace->intern("bytes"),
+                         f.len);
     rx_settle();
 
     const bool crc_ok = traffic_fcs_ok(f.data, f.len) != 0;
@@ -710,6 +716,8 @@ void enet::frame_start(const eth_frame& f)
     if (m_rx_count == m_rx_slots.size() || rx_occupancy(nullptr) >= m_cfg.rx_fifo_bytes) {
         m_stats.rx_fifo_drops++;
         mib_inc(IEEE_R_MACERR);
+        if (g_trace)
+            g_trace->instant(te_track::mac, 0, now_ps(), g_trace->intern("RX FIFO full: dropped (IEEE_rx_macerr)"));
         SIM_TRACE(TRACE_MAC, name(), "RX FIFO full: frame of %u B dropped", f.len);
         return;
     }
@@ -978,6 +986,10 @@ void enet::rx_dma_thread()
                 w.ts = 0;
             }
             write_bd(bd_addr, w, m_rx_txn);
+            if (g_trace)
+                g_trace->instant(te_track::mac, 0, now_ps(), g_trace->intern(last ? "RX BD written back (last)"
+                                                                                   : "RX BD written back"),
+                                 g_trace->intern("bd"), (int64_t)((bd_addr - m_rdsr) / bd_bytes()));
             if (gen != m_gen) {
                 aborted = true;
                 break;
@@ -1210,6 +1222,9 @@ void enet::tx_mac_thread()
                 w.bdu = BDU_BIT;
             }
             write_bd(s.bds[i].first, w, m_txwb_txn);
+            if (g_trace)
+                g_trace->instant(te_track::mac, 1, now_ps(), g_trace->intern("TX BD written back"),
+                                 g_trace->intern("bd"), (int64_t)((s.bds[i].first - m_tdsr) / bd_bytes()));
             if (gen != m_gen)
                 break;
             const bool int_en = !enhanced() || (w.esc & TXESC_INT);

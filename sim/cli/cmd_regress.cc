@@ -106,6 +106,7 @@ struct regress_options {
     std::string fmt;                // text, json or junit
     std::string driver_dir;         // --driver made absolute; "" for drivers/fec
     std::string baseline_dir;
+    ~regress_options() { g_free(baseline_opt); g_free(driver); g_free(format); g_free(out); }
 };
 
 // (scenario file, its suite file), in the order the runs are reported.
@@ -242,8 +243,9 @@ int load_jobs(const regress_options& o, const scenario_files& files, const suite
     std::vector<std::string> extra;
     if (!o.driver_dir.empty())
         extra.push_back("driver.source=" + o.driver_dir);
-    scenario_options plain = o.so;
-    plain.patch = nullptr;
+    scenario_options plain;  // the same options without the patches
+    plain.set = g_strdupv(o.so.set);
+    plain.seed = g_strdup(o.so.seed);
     int bad = 0;
     for (const auto& f : files) {
         resolved_scenario r, id_r;

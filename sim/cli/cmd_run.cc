@@ -10,10 +10,13 @@
 #include <systemc>
 #include <unistd.h>
 #include "common/log.h"
+#include "common/trace_events.h"
 #include "sim/cli/commands.h"
 #include "sim/config/docs.h"
+#include "drivers/khost/coherence.h"
 #include "drivers/khost/driver_build.h"
 #include "drivers/khost/fault.h"
+#include "drivers/khost/khost.h"
 #include "sim/results/progress.h"
 #include "sim/results/results.h"
 #include "sim/soc.h"
@@ -101,14 +104,17 @@ static int print_existing(const std::string& dir, bool json, bool quiet)
 // fecsim run's options, as given.
 struct run_options {
     scenario_options so;
-    gboolean json = false, quiet = false, show_progress = false, strict = false;
+    gboolean json = false, quiet = false, show_progress = false, strict = false, strict_memory = false;
     gchar* out = nullptr;
     gchar* run_dir_opt = nullptr;
     gchar* trace = nullptr;
     gchar* vcd = nullptr;
+    gboolean trace_events = false;
+    gchar* trace_functions = nullptr;  // fnmatch globs, ','-separated
     gboolean list_all = false;
     gint watchdog_s = 10;            // wall seconds without simulated progress before the run is stopped
     std::vector<std::string> files;  // the scenario files
+    ~run_options() { g_free(out); g_free(run_dir_opt); g_free(trace); g_free(vcd); g_free(trace_functions); }
 };
 
 static bool run_parse_options(int argc, char** argv, run_options* o, int* status)
@@ -129,11 +135,24 @@ static bool run_parse_options(int argc, char** argv, run_options* o, int* status
         {"strict-coherence", 0, 0, G_OPTION_ARG_NONE, &o->strict,
          "Exit with status 1 if the DMA coherence checker reports any violation (results are kept)",
          nullptr},
+        {"strict-memory", 0, 0, G_OPTION_ARG_NONE, &o->strict_memory,
+         "Exit with status 1 if the memory checks report anything: heap out of bounds, use after free, double or "
+         "invalid free, leak (results are kept)",
+         nullptr},
         {"progress", 0, 0, G_OPTION_ARG_NONE, &o->show_progress,
          "Show progress even when stderr is not a terminal", nullptr},
         {"trace", 0, 0, G_OPTION_ARG_STRING, &o->trace,
          "Trace components into sim.log: l1,l2,dram,noc,stress,mac,desc,dma,cpu,shim,traffic or all",
          "COMPONENTS"},
+        {"trace-events", 0, 0, G_OPTION_ARG_NONE, &o->trace_events,
+         "Write trace.json into the results directory: what each core did (hardirq, softirq, NAPI polls, tasks, "
+         "kernel functions) and the MAC's events, in the Chrome trace-event format (ui.perfetto.dev, "
+         "chrome://tracing)",
+         nullptr},
+        {"trace-functions", 0, 0, G_OPTION_ARG_STRING, &o->trace_functions,
+         "With --trace-events: the kernel-code functions to record, as ','-separated shell globs (default fec_*; "
+         "'*' for all, the shim's included; '' for none)",
+         "GLOBS"},
         {"vcd", 0, 0, G_OPTION_ARG_FILENAME, &o->vcd,
          "Write a VCD waveform of the signals the models register (written directly, not part of the "
          "results directory)",
@@ -199,6 +218,49 @@ static std::string exception_message(const std::exception& ex)
     return m;
 }
 
+// --trace-events: the recorder of the run's timeline, its threads named.
+static void timeline_start(const run_options& o, const resolved_scenario& r)
+{
+    const size_t max_events = 4000000;  // 128 MB of events at most; later ones are counted as dropped
+    auto* t = new models::trace_recorder(max_events);
+    for (unsigned i = 0; i < r.cfg.cpu.cores; i++) {
+        t->name_thread(models::te_track::cpu, i, "CPU" + std::to_string(i));
+        t->name_thread(models::te_track::driver, i, "CPU" + std::to_string(i) + " functions");
+    }
+    t->name_thread(models::te_track::mac, 0, "RX");
+    t->name_thread(models::te_track::mac, 1, "TX");
+    t->name_thread(models::te_track::mac, 2, "IRQ line");
+    models::g_trace = t;
+    std::vector<std::string> globs;
+    const std::string spec = o.trace_functions ? o.trace_functions : "fec_*";
+    size_t a = 0;
+    while (a <= spec.size()) {
+        size_t b = spec.find(',', a);
+        if (b == std::string::npos)
+            b = spec.size();
+        if (b > a)
+            globs.push_back(spec.substr(a, b - a));
+        a = b + 1;
+    }
+    khost::trace_functions(globs);
+}
+
+// trace.json into the run directory (nothing without --trace-events).
+static bool timeline_write(run_dir* rd, std::string* err)
+{
+    models::trace_recorder* t = models::g_trace;
+    if (!t)
+        return true;
+    models::g_trace = nullptr;
+    khost::trace_functions({});
+    if (t->dropped())
+        models::sim_log(models::log_level::warn, "fecsim", "trace.json: %llu events past the first %zu dropped",
+                        (unsigned long long)t->dropped(), t->size());
+    const bool ok = rd->write("trace.json", t->json(), err);
+    delete t;
+    return ok;
+}
+
 // What a driver fault leaves, the run directory put in place: sim.log, the
 // counters at the stop (stats.json marked incomplete, stats.txt) and a
 // summary.json that names the fault instead of the run's metrics.
@@ -229,7 +291,7 @@ static int run_keep_fault(const run_options& o, const resolved_scenario& r, cons
     const std::string summary = json_object_text(sum);
     std::string err, final_dir;
     bool already = false;
-    const bool wrote = rd->write("stats.json", stats_json(r, raw, der, f.kind + " in " + f.where), &err) &&
+    const bool wrote = timeline_write(rd, &err) && rd->write("stats.json", stats_json(r, raw, der, f.kind + " in " + f.where), &err) &&
                        rd->write("stats.txt", stats_txt(r, raw, der), &err) &&
                        rd->write("summary.json", summary, &err);
     models::log_set_file(nullptr);
@@ -254,6 +316,8 @@ static int run_simulate(const run_options& o, const resolved_scenario& r, const 
     models::log_set_file(rd->tmp_path("sim.log").c_str());
     models::g_trace_flags = flags;
     sc_core::sc_report_handler::set_handler(report_handler);
+    if (o.trace_events)
+        timeline_start(o, r);
     try {
         s->reset(new soc(r.cfg));
     } catch (const khost::driver_io_error& ex) {
@@ -297,6 +361,7 @@ static int run_simulate(const run_options& o, const resolved_scenario& r, const 
         });
         *sum = (*s)->run();
     } catch (const std::exception& ex) {
+        khost::stack_unwound_here();
         if (*prog)
             (*prog)->finish();
         if (const khost::fault_report* f = khost::last_fault())
@@ -312,6 +377,12 @@ static int run_simulate(const run_options& o, const resolved_scenario& r, const 
         (*prog)->finish();
     if (tf)
         sc_core::sc_close_vcd_trace_file(tf);
+    std::string err;
+    if (!timeline_write(rd, &err)) {
+        std::fprintf(stderr, "error: %s\n", err.c_str());
+        rd->discard();
+        return EXIT_RUN_FAILED;
+    }
     return EXIT_OK;
 }
 
@@ -373,6 +444,17 @@ static int run_finish(const run_options& o, const resolved_scenario& r, const st
         std::fflush(stdout);
     }
     json_node_unref(node);
+    if (o.strict_memory) {
+        uint64_t n = 0;
+        for (const auto& v : sum.violations)
+            if (khost::cv_kind_is_memory_check(v.kind))
+                n += v.count;
+        if (n) {
+            std::fprintf(stderr, "fecsim run: --strict-memory: %llu memory error%s\n", (unsigned long long)n,
+                         n == 1 ? "" : "s");
+            return EXIT_CHECK_FAILED;
+        }
+    }
     if (o.strict && sum.coherence_violations) {
         std::fprintf(stderr, "fecsim run: --strict-coherence: %llu DMA coherence violation%s\n",
                      (unsigned long long)sum.coherence_violations, sum.coherence_violations == 1 ? "" : "s");

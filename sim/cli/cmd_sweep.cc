@@ -55,6 +55,7 @@ struct sweep_options {
     gchar* name = nullptr;
     gboolean emit = false, quiet = false, no_plot = false;
     std::vector<std::string> files;  // the scenario files
+    ~sweep_options() { g_strfreev(vary); g_free(out); g_free(name); }
 };
 
 // What a sweep is once its input is checked.

@@ -25,6 +25,11 @@ struct scenario_options {
     gchar** set = nullptr;    // -o group.key=value
     gchar** patch = nullptr;  // --patch FILE
     gchar* seed = nullptr;    // --seed N
+    // The option parser allocates the strings; they are freed with the options.
+    scenario_options() = default;
+    scenario_options(const scenario_options&) = delete;
+    scenario_options& operator=(const scenario_options&) = delete;
+    ~scenario_options() { g_strfreev(set); g_strfreev(patch); g_free(seed); }
 };
 // -o, --seed and --patch, followed by a command's own options (--help
 // lists them in this order).

@@ -81,6 +81,42 @@ START_TEST(test_lockup_timeout_is_a_key)
 }
 END_TEST
 
+// The wall-clock watchdog: with the soft-lockup watchdog off, the loop with
+// a spinlock held never lets simulated time advance; after --watchdog 2 s
+// without progress the run stops with the driver's function.
+START_TEST(test_wall_clock_watchdog)
+{
+    const std::string fixture = fecsim_srcdir() + "/tests/fixtures/fault-napi-loop-locked.patch";
+    const auto t0 = std::chrono::steady_clock::now();
+    const proc_result r = fecsim({"run", "--patch", fixture, "-o", "scenario.duration=400ms", "-o",
+                                  "kernel.lockup_timeout=0s", "--watchdog", "2", "-q", "--out", g_tmp + "/res"});
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    ck_assert_msg(r.status == 3, "exit %d: %s", r.status, r.err.c_str());
+    ck_assert_msg(wall >= 2 && wall < 10, "took %.1f s", wall);
+    ck_assert_msg(r.err.find("driver fault: no progress: simulated time stood still for 2 s of wall time in "
+                             "fec_enet_rx_napi (fec_main.c:") != std::string::npos,
+                  "%s", r.err.c_str());
+    const std::string dir = only_subdir(only_subdir(g_tmp + "/res"));
+    ck_assert(read_text(dir + "/stats.json").find("\"incomplete\" : true") != std::string::npos);
+}
+END_TEST
+
+// --strict-memory: exit 1 on a memory error (an skb leak), not on a DMA
+// coherence violation alone (a missing sync), which --strict-coherence takes.
+START_TEST(test_strict_memory)
+{
+    const std::string fx = fecsim_srcdir() + "/tests/fixtures/";
+    proc_result r = fecsim({"run", "--patch", fx + "skb-leak.patch", "-o", "scenario.duration=100ms", "-q",
+                            "--strict-memory", "--out", g_tmp + "/res"});
+    ck_assert_msg(r.status == 1, "exit %d: %s", r.status, r.err.c_str());
+    ck_assert_msg(r.err.find("--strict-memory: ") != std::string::npos && r.err.find(" memory error") != std::string::npos,
+                  "%s", r.err.c_str());
+    r = fecsim({"run", "--patch", fx + "no-sync.patch", "-o", "scenario.duration=100ms", "-q", "--strict-memory",
+                "--out", g_tmp + "/res"});
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err.c_str());
+}
+END_TEST
+
 Suite* suite_cli_fault(void)
 {
     Suite* s = suite_create("cli_fault");
@@ -91,6 +127,8 @@ Suite* suite_cli_fault(void)
     tcase_add_test(tc, test_endless_napi_poll);
     tcase_add_test(tc, test_endless_napi_poll_with_lock_held);
     tcase_add_test(tc, test_lockup_timeout_is_a_key);
+    tcase_add_test(tc, test_wall_clock_watchdog);
+    tcase_add_test(tc, test_strict_memory);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -282,7 +282,13 @@ START_TEST(test_run_dir)
     // --vcd writes the waveform file where asked.
     proc_result v = fecsim({"run", "--quiet", "--out", g_tmp + "/v", "--vcd", g_tmp + "/wave.vcd"});
     ck_assert_msg(v.status == 0, "%s", v.err.c_str());
-    ck_assert(read_text(g_tmp + "/wave.vcd").find("$timescale") != std::string::npos);
+    const std::string vcd = read_text(g_tmp + "/wave.vcd");
+    ck_assert(vcd.find("$timescale") != std::string::npos);
+    // A scope per part: the MAC, the driver's ring and NAPI, each core.
+    for (const char* s : {"$scope module enet $end", "$scope module driver $end", "$scope module cpu0 $end",
+                          "$scope module cpu3 $end"})
+        ck_assert_msg(vcd.find(s) != std::string::npos, "no '%s' in the VCD", s);
+    ck_assert(vcd.find(" context ") != std::string::npos && vcd.find(" napi_polling ") != std::string::npos);
 }
 END_TEST
 
