@@ -29,6 +29,18 @@ static const param_desc k_driver_rows[] = {
 const param_table driver_param_table = {"driver", "the driver under test: copybreak and ring sizes",
                                         k_driver_rows, sizeof k_driver_rows / sizeof k_driver_rows[0]};
 
+static void* v6_symbol(void* handle, const char* name)
+{
+    void* f = dlsym(handle, name);
+    if (!f)
+        throw driver_error(std::string("the tree driver's build has no ") + name + " (drivers/shim/v6)");
+    return f;
+}
+
+// A kernel tree's driver: the 6.x level's counters (its NAPI and the sink
+// above it) stand for the stack's; null for fecsim's own driver.
+static fecsim_v6_net_stats* g_v6_stats = nullptr;
+
 // The board's device tree blob of a tree driver's run (driver_setup compiles it).
 static std::string g_dtb;
 
@@ -43,6 +55,7 @@ void* driver_setup(const driver_config& d, double link_speed_bps)
     if (!d.tree.empty()) {
         // a tree's driver keeps its own module parameters' defaults; its board is a device tree
         g_dtb = compile_device_tree(d.dts.empty() ? default_dts() : d.dts);
+        g_v6_stats = (fecsim_v6_net_stats*)v6_symbol(handle, "fecsim_v6_net");
         return handle;
     }
     const std::pair<const char*, std::string> params[] = {
@@ -116,13 +129,6 @@ std::vector<kernel_log_line> kernel_log_tail(size_t n)
 // runs the initcall, the probe of the device tree's ENET node and dev_open
 // (drivers/shim/v6/fecsim_v6.h). The 5.4 runtime's net_device functions do
 // not apply to it: it returns no net_device (its state: tree_driver_report).
-static void* v6_symbol(void* handle, const char* name)
-{
-    void* f = dlsym(handle, name);
-    if (!f)
-        throw driver_error(std::string("the tree driver's build has no ") + name + " (drivers/shim/v6)");
-    return f;
-}
 
 static void* tree_driver_boot(void* handle, const board_device& dev)
 {
@@ -213,13 +219,21 @@ netdev_snapshot netdev_snapshot_take(void* ndev)
 
 net_counters net_counters_read()
 {
+    if (const fecsim_v6_net_stats* v = g_v6_stats)
+        return net_counters{0, 0, 0, 0, 0, v->rx_frames, 0, v->napi_polls, v->napi_complete};
     const struct shim_net_stats* ns = shim_net_stats();
     return net_counters{ns->udp_in_datagrams, ns->udp_rcvbuf_errors, ns->udp_no_ports,  ns->ip_in_receives,
                         ns->ip_in_hdr_errors, ns->softnet_processed, ns->softnet_time_squeeze, ns->napi_polls,
                         ns->napi_complete, ns->rx_otherhost};
 }
 
-void net_counters_reset() { shim_net_reset_stats(); }
+void net_counters_reset()
+{
+    if (g_v6_stats)
+        *g_v6_stats = fecsim_v6_net_stats{};
+    else
+        shim_net_reset_stats();
+}
 
 void net_counters_visit(const stat_visitor& v)
 {

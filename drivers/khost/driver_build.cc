@@ -257,6 +257,9 @@ bool io_failure_in(const std::string& out)
 
 } // namespace
 
+std::string shell_quote(const std::string& s) { return quote(s); }
+void make_dirs(const std::string& path) { mkdirs(path); }
+
 // The flags of the two steps; all of them, with the compiler's version, are
 // part of the cache key.
 static const char* const k_link_flags = "-shared";

@@ -47,6 +47,10 @@ struct driver_build_config {
     std::string cache_dir;             // where builds are kept ("" = default)
 };
 
+// s as one shell word (single-quoted).
+std::string shell_quote(const std::string& s);
+// Creates path and its parents; a file-system failure is a driver_io_error.
+void make_dirs(const std::string& path);
 // Where builds are kept by default: $FECSIM_CACHE, else ~/.cache/fecsim/drivers.
 std::string driver_cache_dir();
 // The compiler flags every driver object is built with.

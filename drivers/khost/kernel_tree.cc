@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <unistd.h>
 #include "drivers/khost/driver_build.h"
+#include "drivers/khost/host_dirs.h"
 
 namespace khost {
 
@@ -132,29 +133,35 @@ static std::string extract_tarball(const std::string& tarball)
     std::string root = root_of(dir);
     if (!root.empty())
         return root;
-    if (system(("mkdir -p '" + trees + "'").c_str()) != 0)
-        throw driver_io_error("cannot create " + trees);
-    const std::string tmp = dir + ".tmp-" + std::to_string(getpid());
+    // The pid and host name it: another process's extraction is never touched.
+    const std::string tmp = dir + ".tmp-" + std::to_string(getpid()) + "@" + host_name();
+    rm_tree(tmp);  // left by a process of this pid that died
+    make_dirs(tmp);
     std::string patterns = "'*/Makefile'";
     for (const auto& d : tree_drivers())
         for (const char* f : d.files)
-            patterns += std::string(" '*/") + d.dir + "/" + f + "'";
-    const std::string cmd = "rm -rf '" + tmp + "' && mkdir '" + tmp + "' && tar -xf '" + tarball + "' -C '" + tmp +
-                            "' --wildcards --no-wildcards-match-slash " + patterns + " 2>&1";
+            patterns += " " + shell_quote(std::string("*/") + d.dir + "/" + f);
+    const std::string cmd = "tar -xf " + shell_quote(tarball) + " -C " + shell_quote(tmp) +
+                            " --wildcards --no-wildcards-match-slash " + patterns + " 2>&1";
     std::string out;
-    if (FILE* p = popen(cmd.c_str(), "r")) {
+    FILE* p = popen(cmd.c_str(), "r");
+    if (!p) {
+        rm_tree(tmp);
+        throw driver_io_error("cannot run tar to extract " + tarball);
+    }
+    {
         char buf[4096];
         size_t n;
         while ((n = fread(buf, 1, sizeof buf, p)) > 0)
             out.append(buf, n);
         const int rc = pclose(p);
         if (rc != 0) {
-            (void)!system(("rm -rf '" + tmp + "'").c_str());
+            rm_tree(tmp);
             throw driver_error("cannot extract the fec driver and the Makefile from " + tarball + " (tar):\n" + out);
         }
     }
     if (rename(tmp.c_str(), dir.c_str()) != 0)
-        (void)!system(("rm -rf '" + tmp + "'").c_str());  // another process extracted it
+        rm_tree(tmp);  // another process extracted it
     root = root_of(dir);
     if (root.empty())
         throw driver_error(tarball + " does not hold one kernel source tree");

@@ -245,6 +245,20 @@ void real_tree_link(const char* version, const char* stats)
 START_TEST(test_linux_6_12_link_up)
 {
     real_tree_link("6.12", "ethtool -S    60 statistics: tx_dropped, tx_packets,");
+    if (!exists("/usr/src/linux-source-6.12.tar.xz"))
+        return;
+    // Frames from the link partner after link up go through the driver's
+    // interrupt, NAPI poll and page-pool receive path into the sink.
+    rm_rf(g_tmp + "/res");
+    const proc_result r = fecsim({"run", fecsim_srcdir() + "/scenarios/imx6q/upstream-6.12-link.ini", "-q", "--out",
+                                  g_tmp + "/res", "-o", "traffic.start=20ms", "-o", "traffic.frame_rate=20000"});
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err.c_str());
+    const std::string dir = only_subdir(only_subdir(g_tmp + "/res"));
+    const std::string drv = read_text(dir + "/driver.txt");
+    ck_assert_msg(drv.find("rx            1600 frames to the stack (a sink), 1600 NAPI polls") != std::string::npos,
+                  "%s", drv.c_str());
+    ck_assert_msg(read_text(dir + "/stats.json").find("\"completions\" : 1600") != std::string::npos, "%s",
+                  read_text(dir + "/stats.json").c_str());
 }
 END_TEST
 
@@ -274,6 +288,27 @@ START_TEST(test_tree_patch)
                   "%s", ver.c_str());
     // The tree itself is untouched.
     ck_assert(read_text(tree + "/drivers/net/ethernet/freescale/fec_main.c") == main_c);
+}
+END_TEST
+
+// A source tarball is a tree: its Makefile and driver files are extracted
+// once into the cache; a tarball without a kernel tree is refused.
+START_TEST(test_tree_tarball)
+{
+    const std::string tree = make_tree("6.1", driver_with_probe("", "\tpr_info(\"from the tarball\");\n\treturn 0;"));
+    const std::string tarball = g_tmp + "/linux-test.tar.gz";
+    ck_assert_int_eq(shell("tar -czf " + tarball + " -C " + g_tmp + " linux").status, 0);
+    rm_rf(tree);
+    proc_result r = fecsim({"run", scenario(tarball), "-q", "--out", g_tmp + "/res"});
+    // The probe ran (and registered no interface, so the run fails at open).
+    ck_assert_msg(r.status == 3 && r.err.find("ndo_open failed: -19") != std::string::npos, "exit %d: %s", r.status,
+                  r.err.c_str());
+    put(g_tmp + "/empty/README", "no kernel here\n");
+    ck_assert_int_eq(shell("tar -czf " + g_tmp + "/empty.tar.gz -C " + g_tmp + " empty").status, 0);
+    r = run(scenario(g_tmp + "/empty.tar.gz"));
+    ck_assert_msg(r.status == 2 && r.err.find("tree.ini:5: error:") != std::string::npos &&
+                      r.err.find("empty.tar.gz") != std::string::npos,
+                  "exit %d: %s", r.status, r.err.c_str());
 }
 END_TEST
 
@@ -326,6 +361,7 @@ Suite* suite_cli_tree(void)
     tcase_add_test(tc, test_docs_list_stop_on_call);
     tcase_add_test(tc, test_tree_patch);
     tcase_add_test(tc, test_bad_device_tree);
+    tcase_add_test(tc, test_tree_tarball);
     suite_add_tcase(s, tc);
     // The Debian trees: the first run extracts the driver from the tarball
     // and builds it (tens of seconds); later runs reuse the cache.

@@ -499,7 +499,7 @@ int fecsim_v6_report(char *buf, int len)
 	else
 		at = put(buf, len, at, "link          down%s\n", phy ? "" : " (no PHY attached)");
 	at = put(buf, len, at, "rx            %llu frames to the stack (a sink), %llu NAPI polls\n",
-		 g_v6_net.rx_frames, g_v6_net.napi_polls);
+		 fecsim_v6_net.rx_frames, fecsim_v6_net.napi_polls);
 	if (ops && ops->get_drvinfo) {
 		struct ethtool_drvinfo info;
 		memset(&info, 0, sizeof(info));

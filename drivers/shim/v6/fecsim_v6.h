@@ -6,17 +6,8 @@
  */
 #ifndef FECSIM_V6_H
 #define FECSIM_V6_H
-/* Internal to the 6.x level (its .c files): */
-#ifdef FECSIM_API_LEVEL
-struct device_node;
-struct net_device;
-extern struct fecsim_v6_net_stats g_v6_net;
-void shim_time_init(void);
-void shim_irq_wire(unsigned int irq);
-int shim_of_init(const void *fdt, unsigned long size);
-struct device_node *shim_of_find_compatible(const char *compat);
-struct net_device *shim_netdev_v6(void);
-int shim_dev_open_v6(struct net_device *dev);
+#ifdef __cplusplus
+extern "C" {
 #endif
 struct fecsim_v6_board {
 	const char *name;		/* platform device name ("imx6q-fec") */
@@ -37,11 +28,27 @@ void fecsim_v6_net_rx_action(void);
  * as text lines into buf; returns the length written. */
 int fecsim_v6_report(char *buf, int len);
 
-/* Counters of the 6.x level's network side. */
+/* Counters of the 6.x level's network side (the kernel host reads and
+ * resets them as the stack's: drivers/khost/boot.cc). */
 struct fecsim_v6_net_stats {
 	unsigned long long rx_frames, rx_bytes;	/* handed to the stack (a sink) */
 	unsigned long long napi_polls, napi_complete;
 	unsigned long long skb_alloc, skb_free;
 	unsigned long long carrier_changes;
 };
+/* Internal to the 6.x level (its .c files): */
+#ifdef FECSIM_API_LEVEL
+extern struct fecsim_v6_net_stats fecsim_v6_net;
+struct device_node;
+struct net_device;
+void shim_time_init(void);
+void shim_irq_wire(unsigned int irq);
+int shim_of_init(const void *fdt, unsigned long size);
+struct device_node *shim_of_find_compatible(const char *compat);
+struct net_device *shim_netdev_v6(void);
+int shim_dev_open_v6(struct net_device *dev);
+#endif
+#ifdef __cplusplus
+}
+#endif
 #endif

@@ -16,7 +16,7 @@
 #include "../simhost.h"
 #include "fecsim_v6.h"
 
-struct fecsim_v6_net_stats g_v6_net;
+struct fecsim_v6_net_stats fecsim_v6_net;
 
 /* The sizes that set a driver's buffer layout are 32-bit ARM's: a page less
  * XDP headroom and the aligned shared info leaves fec's 3584-byte RX frame. */
@@ -120,14 +120,14 @@ int shim_dev_open_v6(struct net_device *dev)
 void netif_carrier_on(struct net_device *dev)
 {
 	if (!dev->carrier)
-		g_v6_net.carrier_changes++;
+		fecsim_v6_net.carrier_changes++;
 	dev->carrier = 1;
 }
 
 void netif_carrier_off(struct net_device *dev)
 {
 	if (dev->carrier)
-		g_v6_net.carrier_changes++;
+		fecsim_v6_net.carrier_changes++;
 	dev->carrier = 0;
 }
 
@@ -269,7 +269,7 @@ void __napi_schedule(struct napi_struct *n)
 bool napi_complete_done(struct napi_struct *n, int work_done)
 {
 	(void)work_done;
-	g_v6_net.napi_complete++;
+	fecsim_v6_net.napi_complete++;
 	n->state &= ~BIT(NAPI_STATE_SCHED);
 	return true;
 }
@@ -285,7 +285,7 @@ void fecsim_v6_net_rx_action(void)
 		int done;
 		list = n->next;
 		n->next = NULL;
-		g_v6_net.napi_polls++;
+		fecsim_v6_net.napi_polls++;
 		done = n->poll(n, n->weight);
 		if (done >= n->weight && (n->state & BIT(NAPI_STATE_SCHED)) && !(n->state & BIT(NAPI_STATE_DISABLE)))
 			__napi_schedule(n);
@@ -475,7 +475,7 @@ struct sk_buff *build_skb(void *data, unsigned int frag_size)
 	skb->truesize = frag_size + sizeof(*skb);
 	memset(skb_shinfo(skb), 0, sizeof(struct skb_shared_info));
 	atomic_set(&skb->users.refs, 1);
-	g_v6_net.skb_alloc++;
+	fecsim_v6_net.skb_alloc++;
 	return skb;
 }
 
@@ -508,7 +508,7 @@ static void skb_release(struct sk_buff *skb)
 		simhost_kfree(skb->head, SIMHOST_MEM_SKB_DATA, __builtin_return_address(0));
 	}
 	simhost_kfree(skb, SIMHOST_MEM_SKB, __builtin_return_address(0));
-	g_v6_net.skb_free++;
+	fecsim_v6_net.skb_free++;
 }
 
 void kfree_skb(struct sk_buff *skb)
@@ -529,8 +529,8 @@ void napi_consume_skb(struct sk_buff *skb, int budget)
 gro_result_t napi_gro_receive(struct napi_struct *napi, struct sk_buff *skb)
 {
 	(void)napi;
-	g_v6_net.rx_frames++;
-	g_v6_net.rx_bytes += skb->len;
+	fecsim_v6_net.rx_frames++;
+	fecsim_v6_net.rx_bytes += skb->len;
 	kfree_skb(skb);
 	return GRO_NORMAL;
 }
