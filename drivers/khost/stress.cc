@@ -1,6 +1,7 @@
 #include "drivers/khost/stress.h"
 #include "common/log.h"
 #include <stdexcept>
+#include "common/trace_events.h"
 
 namespace khost {
 
@@ -120,10 +121,18 @@ void stressor::worker(unsigned i)
     // only when the local time exceeds lookahead + 1 quanta, and at the end
     // of every pass.
     const sc_core::sc_time ahead = tlm::tlm_global_quantum::instance().get() * (double)(1 + m_cfg.lookahead_quanta);
+    tick_t pass_start = now_ps();
     for (;;) {
         const tick_t t = now_ps() + to_ps(qk.get_local_time());
         const hog_program::step_result r = prog.step(t, mem);
         qk.inc(from_ps(r.end - t));
+        // The timeline: the worker's work on its core as spans of at most 100 us
+        // (a pass, 100 MiB touched, takes hundreds of ms).
+        if (g_trace && (r.pass_end || r.end - pass_start >= 100 * PS_PER_US)) {
+            g_trace->span(te_track::cpu, m_cfg.core + i, pass_start, r.end,
+                          g_trace->intern(r.pass_end ? "stress -m (end of pass)" : "stress -m"));
+            pass_start = r.end;
+        }
         if (r.pass_end || qk.get_local_time() > ahead)
             qk.sync();
     }
