@@ -13,6 +13,7 @@
 #include "common/trace_events.h"
 #include "sim/cli/commands.h"
 #include "sim/config/docs.h"
+#include "sim/config/text.h"
 #include "drivers/khost/boot.h"
 #include "drivers/khost/coherence.h"
 #include "drivers/khost/driver_build.h"
@@ -277,16 +278,9 @@ static void timeline_start(const run_options& o, const resolved_scenario& r)
     t->name_thread(models::te_track::mac, 2, "IRQ line");
     models::g_trace = t;
     std::vector<std::string> globs;
-    const std::string spec = o.trace_functions ? o.trace_functions : "fec_*";
-    size_t a = 0;
-    while (a <= spec.size()) {
-        size_t b = spec.find(',', a);
-        if (b == std::string::npos)
-            b = spec.size();
-        if (b > a)
-            globs.push_back(spec.substr(a, b - a));
-        a = b + 1;
-    }
+    for (const auto& g : split_trimmed(o.trace_functions ? o.trace_functions : "fec_*", ','))
+        if (!g.empty())
+            globs.push_back(g);
     khost::trace_functions(globs);
 }
 

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <glib.h>
 #include <string>
+#include <vector>
 
 namespace sim {
 
@@ -17,6 +18,21 @@ inline std::string trim(const std::string& s)
     while (b > a && g_ascii_isspace(s[b - 1]))
         b--;
     return s.substr(a, b - a);
+}
+
+// The fields of s between separators sep, each trimmed; "" gives one
+// empty field ("a,,b": three fields, the middle one empty).
+inline std::vector<std::string> split_trimmed(const std::string& s, char sep)
+{
+    std::vector<std::string> v;
+    size_t pos = 0;
+    for (;;) {
+        const size_t c = s.find(sep, pos);
+        v.push_back(trim(s.substr(pos, c == std::string::npos ? std::string::npos : c - pos)));
+        if (c == std::string::npos)
+            return v;
+        pos = c + 1;
+    }
 }
 
 // The canonical absolute path of an existing file or directory (realpath);

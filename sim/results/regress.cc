@@ -50,15 +50,12 @@ bool tolerance_parse(const std::string& text, tolerance* t, std::string* err)
     *t = tolerance();
     t->text = trim(text);
     bool have_abs = false, have_rel = false;
-    size_t pos = 0;
     const std::string s = t->text;
     if (s.empty()) {
         *err = "empty tolerance: expected e.g. 0.5 (absolute), 2% (relative) or 2%,10 (the larger)";
         return false;
     }
-    for (;;) {
-        const size_t c = s.find(',', pos);
-        std::string part = trim(s.substr(pos, c == std::string::npos ? std::string::npos : c - pos));
+    for (std::string part : split_trimmed(s, ',')) {
         const bool rel = !part.empty() && part.back() == '%';
         if (rel)
             part = trim(part.substr(0, part.size() - 1));
@@ -81,9 +78,6 @@ bool tolerance_parse(const std::string& text, tolerance* t, std::string* err)
             have_abs = true;
             t->abs = v;
         }
-        if (c == std::string::npos)
-            break;
-        pos = c + 1;
     }
     return true;
 }

@@ -65,16 +65,7 @@ static bool vary_range(const std::string& key, const param_desc& d, const std::s
 static bool vary_list(const std::string& key, const param_desc* d, const string_key* sk, const std::string& rhs,
                       const units_context& ctx, vary_key* out, std::string* err)
 {
-    std::vector<std::string> items;
-    size_t pos = 0;
-    for (;;) {
-        const size_t c = rhs.find(',', pos);
-        items.push_back(trim(rhs.substr(pos, c == std::string::npos ? std::string::npos : c - pos)));
-        if (c == std::string::npos)
-            break;
-        pos = c + 1;
-    }
-    for (const auto& it : items) {
+    for (const auto& it : split_trimmed(rhs, ',')) {
         if (it.empty()) {
             *err = "--vary " + key + ": empty value in '" + rhs + "'";
             return false;
