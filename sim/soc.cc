@@ -140,10 +140,15 @@ soc::soc(const soc_config& cfg) : m_cfg(cfg), m_mem(seeded(cfg)), m_stress("stre
                 },
                 sc_core::sc_gen_unique_name("stress_start"));
     }
-    m_series_cols = {"time_s",      "rx_fifo_bytes", "rx_bds_ready", "irq_line", "napi_polling",
-                     "mac_drops",   "socket_drops",  "delivered",    "cpu0_busy_pct"};
-    if (cfg.output.series)
+    m_series_cols = {"time_s",    "rx_fifo_bytes", "rx_bds_ready", "irq_line",
+                     "napi_polling", "mac_drops", "socket_drops", "delivered"};
+    for (const auto& c : m_cores)
+        m_series_cols.push_back("cpu" + std::to_string(c->id()) + "_busy_pct");
+    if (cfg.output.series) {
+        for (auto& c : m_cores)
+            c->log_contexts(true);
         sc_core::sc_spawn([this] { sampler(); }, "sampler");
+    }
 }
 
 soc::~soc() = default;
@@ -157,13 +162,18 @@ void soc::flush_captures() const
 
 // Samples the receive path every output.sample_interval: FIFO level, ring
 // descriptors the MAC filled and the driver has not taken, the interrupt
-// line, whether NAPI is polling (the device's RX interrupt masked), counters.
+// line, whether the RX core is in the NET_RX softirq (NAPI polls), counters,
+// and each core's busy share of the interval. The cores run ahead of
+// SystemC time: their context and busy time are taken at the sampling
+// instant (cpu::core::context_at, busy_ps_now), not at the cores' own times.
 void soc::sampler()
 {
     const tick_t dt = m_cfg.output.sample_interval_ps;
-    uint64_t busy_prev = 0;
+    std::vector<uint64_t> busy_prev(m_cores.size(), 0);
+    std::vector<double> row;
     for (;;) {
         sc_core::wait(from_ps(dt));
+        const tick_t t = now_ps();
         uint64_t rx = 0, drop = 0, err = 0, fifo_err = 0;
         if (m_ndev)
             netdev_counters(m_ndev, &rx, &drop, &err, &fifo_err);
@@ -171,22 +181,42 @@ void soc::sampler()
         const uint32_t fifo = m_enet->rx_fifo_level();
         const uint64_t written = m_pre_written + es.rx_delivered;
         const uint32_t ready = (uint32_t)(written > rx + err ? written - rx - err : 0);
-        const auto& cs = m_cores[m_cfg.kernel.irq_core]->stats();
-        const uint64_t busy = cs.irq_ps + cs.softirq_ps + cs.sys_ps + cs.user_ps;
-        const bool polling = m_ndev && !m_irq.read() && ready > 0;
+        std::vector<cpu::ctx> at(m_cores.size());
+        for (size_t i = 0; i < m_cores.size(); i++)
+            at[i] = m_cores[i]->context_at(t);
+        const bool polling = at[m_cfg.kernel.irq_core] == cpu::ctx::softirq;
         m_fifo_sig.write(fifo);
         m_ready_sig.write(ready);
         m_napi_sig.write(polling);
         for (size_t i = 0; i < m_ctx_sig.size(); i++)
-            m_ctx_sig[i]->write((uint32_t)m_cores[i]->context());
+            m_ctx_sig[i]->write((uint32_t)at[i]);
         const net_counters ns = net_counters_read();
-        m_series.push_back({(double)now_ps() / PS_PER_S, (double)fifo, (double)ready, m_irq.read() ? 1.0 : 0.0,
-                            polling ? 1.0 : 0.0, (double)(m_pre_mac_drops + es.rx_fifo_drops + es.rx_truncated),
-                            (double)(m_pre_sock_drops + ns.udp_rcvbuf_errors),
-                            (double)(m_pre_delivered + (m_app ? m_app->stats().verified : 0)),
-                            100.0 * (double)(busy >= busy_prev ? busy - busy_prev : busy) / (double)dt});  // reset: since then
-        busy_prev = busy;
+        row = {(double)t / PS_PER_S, (double)fifo, (double)ready, m_irq.read() ? 1.0 : 0.0, polling ? 1.0 : 0.0,
+               (double)(m_pre_mac_drops + es.rx_fifo_drops + es.rx_truncated),
+               (double)(m_pre_sock_drops + ns.udp_rcvbuf_errors),
+               (double)(m_pre_delivered + (m_app ? m_app->stats().verified : 0))};
+        for (size_t i = 0; i < m_cores.size(); i++) {
+            uint64_t busy = m_cores[i]->busy_ps_now();
+            if (const int w = hog_worker_of_core(i); w >= 0)
+                busy += m_stress.busy_ps_now((unsigned)w);
+            if (m_series_reset)
+                busy_prev[i] = 0;
+            // The busy time so far never goes back: a step back of the
+            // scheduler's idle-charged cycles is made up by what follows.
+            row.push_back(100.0 * (double)(busy > busy_prev[i] ? busy - busy_prev[i] : 0) / (double)dt);
+            busy_prev[i] = std::max(busy_prev[i], busy);
+        }
+        m_series.push_back(row);
+        m_series_reset = false;
     }
+}
+
+int soc::hog_worker_of_core(size_t core) const
+{
+    const khost::stress_config& sc = m_stress.config();
+    if (!sc.enabled || core < sc.core || core >= sc.core + sc.workers || (sc.task_workers >> (core - sc.core) & 1))
+        return -1;
+    return (int)(core - sc.core);
 }
 
 void soc::boot()
@@ -197,8 +227,36 @@ void soc::boot()
                          m_cfg.app.enabled ? m_cfg.app.join_group : 0, m_cfg.board.promiscuous);
 }
 
+soc::frame_flight soc::flight(const netdev_snapshot& base) const
+{
+    const auto& es = m_enet->stats();
+    uint64_t rxp = 0, rxd = 0, rxe = 0, rxf = 0;
+    if (m_ndev)
+        netdev_counters(m_ndev, &rxp, &rxd, &rxe, &rxf);
+    const uint64_t errors = rxe - base.rx_errors, fifo_errors = rxf - base.rx_fifo_errors;
+    const net_counters ns = net_counters_read();
+    // A truncated frame (OV) is a MAC drop from the moment the FIFO overflows;
+    // the driver's rx_fifo_errors count the same frames again later.
+    const uint64_t fates = es.rx_disabled + es.rx_filtered + es.rx_pause_consumed + es.rx_fifo_drops +
+                           es.rx_truncated + es.rx_flushed + (rxd - base.rx_dropped) + errors -
+                           std::min(errors, fifo_errors) + ns.rx_otherhost + ns.ip_in_hdr_errors + ns.udp_no_ports +
+                           ns.udp_rcvbuf_errors + ns.udp_in_datagrams + ns.rx_consumed;
+    frame_flight f;
+    f.counted = (int64_t)m_source->stats().frames - (int64_t)fates;
+    const mem::phys_mem& pm = m_mem.mem;
+    const unsigned bd = m_enet->bd_bytes();
+    f.observed = m_enet->rx_fifo_frames(false) +
+                 m_enet->rx_ring_frames(
+                     [&](uint32_t pa) -> const uint8_t* { return pm.is_backed(pa, bd) ? pm.dram_view(pa) : nullptr; },
+                     false) +
+                 socket_queue_len();
+    return f;
+}
+
 void soc::reset_stats()
 {
+    m_series_reset = true;
+    m_flight_start = flight(netdev_snapshot{});
     {
         const auto& es = m_enet->stats();
         m_pre_written += es.rx_delivered;
@@ -257,6 +315,20 @@ run_summary soc::run()
     run_summary s;
     const netdev_snapshot now = netdev_snapshot_take(m_ndev);
     m_final = now;
+    m_flight_end = flight(m_snap);
+    m_flight_end.counted += m_flight_start.counted;
+    for (const frame_flight* f : {&m_flight_start, &m_flight_end}) {
+        // At most one frame is in neither place or in two: the one the RX
+        // core has given its fate but not yet its descriptor back, or the
+        // datagram the application has dequeued but not yet counted.
+        const int64_t d = f->counted - (int64_t)f->observed;
+        if (f->counted < 0 || d < -1 || d > 1)
+            sim_log(log_level::error, "soc",
+                    "frame balance at the %s: %lld frames offered and not yet counted as delivered or dropped, "
+                    "%llu found in the RX FIFO, the RX ring and the socket",
+                    f == &m_flight_start ? "start of the measurement" : "end", (long long)f->counted,
+                    (unsigned long long)f->observed);
+    }
     {
         std::map<std::string, uint64_t> counters;
         visit_stats([&](const std::string& name, uint64_t x, const char*, const char*) { counters[name] = x; });
@@ -356,6 +428,18 @@ void soc::visit_stats(const stat_visitor& v) const
     if (m_tx)
         stats_visit(&m_tx->stats(), tx_stat_rows, tx_stat_count, "tx.", v);
     net_counters_visit(v);
+    auto nonneg = [](int64_t x) { return x > 0 ? (uint64_t)x : 0; };
+    v("flight.start", nonneg(m_flight_start.counted),
+      "frames offered before the measurement whose fate (delivered or a drop) came after its start", "count");
+    v("flight.end", nonneg(m_flight_end.counted),
+      "frames offered and neither delivered to the application nor dropped at the end: the balance of the "
+      "counters (offered + flight.start - socket reads - every drop)",
+      "count");
+    v("flight.observed_start", m_flight_start.observed,
+      "frames found at the start of the measurement in the RX FIFO, the RX ring (written, not given back) and "
+      "the socket queue",
+      "count");
+    v("flight.observed_end", m_flight_end.observed, "the same places at the end", "count");
     if (m_faulted)
         return;
     v("netdev.rx_packets", m_final.rx_packets - m_snap.rx_packets, "net_device rx_packets", "count");

@@ -82,6 +82,10 @@ private:
     sc_core::sc_signal<bool> m_irq{"enet_irq"};
     sc_core::sc_signal<bool> m_no_irq{"no_irq"};
     void sampler();
+    bool m_series_reset = false;
+    // The stress worker that has core `core` to itself (it runs outside the
+    // core model), or -1.
+    int hog_worker_of_core(size_t core) const;  // the statistics were reset since the last sample
     // Counters the warm-up reset cleared, kept so the series stays cumulative from 0.
     uint64_t m_pre_written = 0, m_pre_mac_drops = 0, m_pre_sock_drops = 0, m_pre_delivered = 0;
     // Sampled signals for VCD (updated every output.sample_interval).
@@ -93,6 +97,17 @@ private:
     void* m_driver = nullptr;
     // Counters that cannot be reset (the driver's), sampled at the end of warm-up.
     khost::netdev_snapshot m_snap, m_final;
+    // The frame balance: frames the source offered that no fate counter has
+    // taken yet (counted: offered minus every drop place and the datagrams
+    // the application read), and the same frames found where they are
+    // (observed: RX FIFO, RX ring in memory, socket queue). base: the
+    // driver's counters at the start of the counting (they never reset).
+    struct frame_flight {
+        int64_t counted = 0;
+        uint64_t observed = 0;
+    };
+    frame_flight flight(const khost::netdev_snapshot& base) const;
+    frame_flight m_flight_start, m_flight_end;
     bool m_faulted = false;
     std::vector<std::string> m_series_cols;
     std::vector<std::vector<double>> m_series;

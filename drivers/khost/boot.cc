@@ -220,12 +220,14 @@ netdev_snapshot netdev_snapshot_take(void* ndev)
 net_counters net_counters_read()
 {
     if (const fecsim_v6_net_stats* v = g_v6_stats)
-        return net_counters{0, 0, 0, 0, 0, v->rx_frames, 0, v->napi_polls, v->napi_complete};
+        return net_counters{0, 0, 0, 0, 0, v->rx_frames, 0, v->napi_polls, v->napi_complete, 0, v->rx_frames};
     const struct shim_net_stats* ns = shim_net_stats();
     return net_counters{ns->udp_in_datagrams, ns->udp_rcvbuf_errors, ns->udp_no_ports,  ns->ip_in_receives,
                         ns->ip_in_hdr_errors, ns->softnet_processed, ns->softnet_time_squeeze, ns->napi_polls,
-                        ns->napi_complete, ns->rx_otherhost};
+                        ns->napi_complete, ns->rx_otherhost, 0};
 }
+
+unsigned socket_queue_len() { return g_v6_stats ? 0 : (unsigned)shim_udp_queued(); }
 
 void net_counters_reset()
 {

@@ -86,8 +86,11 @@ struct net_counters {
     uint64_t softnet_processed, softnet_time_squeeze;
     uint64_t napi_polls, napi_complete;
     uint64_t rx_otherhost;
+    uint64_t rx_consumed;  // frames the stack took without a socket (a kernel tree's driver: its sink)
 };
 net_counters net_counters_read();
+// Datagrams in the receiving socket's queue now (not yet read by the application).
+unsigned socket_queue_len();
 void net_counters_reset();
 // snmp.*, softnet.* and napi.* counters, as stats.json lists them.
 void net_counters_visit(const models::stat_visitor& v);

@@ -125,6 +125,7 @@ void stressor::worker(unsigned i)
     for (;;) {
         const tick_t t = now_ps() + to_ps(qk.get_local_time());
         const hog_program::step_result r = prog.step(t, mem);
+        m_port[i]->local_end = r.end;
         qk.inc(from_ps(r.end - t));
         // The timeline: the worker's work on its core as spans of at most 100 us
         // (a pass, 100 MiB touched, takes hundreds of ms).

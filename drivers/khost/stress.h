@@ -96,6 +96,17 @@ public:
     const stress_config& config() const { return m_cfg; }
     // Worker i's program, for an owner that runs it as a task (task_workers).
     hog_program& program(unsigned i) { return *m_prog.at(i); }
+    // Busy time (user + sys) of worker i, one with a core of its own, up to
+    // SystemC time, ps: what it has accounted less the part of its run-ahead
+    // beyond now (it works without a gap, so run-ahead is busy time). For
+    // samplers.
+    tick_t busy_ps_now(unsigned i) const
+    {
+        const hog_program& p = *m_prog.at(i);
+        const tick_t t = sc_core::sc_time_stamp().value(), end = m_port.at(i) ? m_port[i]->local_end : 0;
+        const tick_t booked = p.user_ps() + p.sys_ps(), ahead = end > t ? end - t : 0;
+        return booked > ahead ? booked - ahead : 0;
+    }
     // Bind every worker's initiator to the PL310's cpu_side (beside the L1s).
     void bind(models::cache::pl310& l2)
     {
@@ -110,6 +121,7 @@ private:
     struct worker_port {
         models::mem::mem_txn tx;
         hog_program::mem_fn mem;
+        tick_t local_end = 0;  // the worker's own time: the end of its last step, ps
     };
     void worker(unsigned i);
 

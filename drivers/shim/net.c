@@ -367,6 +367,7 @@ void shim_net_rx_action(void)
 
 static struct list_head sock_queue = { &sock_queue, &sock_queue };
 static uint64_t sock_rmem;
+static unsigned sock_qlen;	/* datagrams in sock_queue */
 static spinlock_t sock_lock;
 
 /* The UDP receive path as a cost model: the charge stands for GRO, IP and
@@ -410,6 +411,7 @@ static void stack_receive(struct sk_buff *skb)
 	}
 	*(uint64_t *)skb->cb = simhost_time_ns();
 	sock_rmem += skb->truesize;
+	sock_qlen++;
 	list_add_tail((struct list_head *)skb, &sock_queue);
 	spin_unlock(&sock_lock);
 	simhost_socket_wake();
@@ -435,7 +437,7 @@ int netif_receive_skb(struct sk_buff *skb)
 
 int shim_udp_queued(void)
 {
-	return !list_empty(&sock_queue);
+	return (int)sock_qlen;
 }
 
 int shim_dev_xmit(void *ndev, const void *frame, size_t len)
@@ -486,6 +488,7 @@ long shim_udp_recvmsg(void *buf, size_t len, uint64_t *ready_ns)
 	skb = (struct sk_buff *)sock_queue.next;
 	list_del_init((struct list_head *)skb);
 	sock_rmem -= skb->truesize;
+	sock_qlen--;
 	spin_unlock(&sock_lock);
 	simhost_charge(cfg.recv_cycles, SIMHOST_CAT_STACK);
 	*ready_ns = *(uint64_t *)skb->cb;

@@ -78,7 +78,7 @@ void shim_net_rx_action(void);		/* NET_RX softirq handler */
  * memory); returns the datagram length, or -EAGAIN if the queue is empty.
  * *ready_ns receives the time the datagram was queued. */
 long shim_udp_recvmsg(void *buf, size_t len, uint64_t *ready_ns);
-int shim_udp_queued(void);
+int shim_udp_queued(void);	/* datagrams in the socket queue now */
 /* Send a frame (Ethernet header onwards, no FCS, from host memory) the way a
  * UDP socket's sendmsg reaches the driver: a new skb, the bytes copied in,
  * the per-frame transmit cost, ndo_start_xmit. Returns 0, or -EBUSY when the

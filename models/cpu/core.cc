@@ -62,6 +62,32 @@ const cpu_stats& core::stats()
     return m_stats;
 }
 
+void core::log_contexts(bool on)
+{
+    m_ctx_log_on = on;
+    m_ctx_log.clear();
+    m_ctx_at = m_ctx;
+}
+
+ctx core::context_at(tick_t t)
+{
+    while (!m_ctx_log.empty() && m_ctx_log.front().first <= t) {
+        m_ctx_at = m_ctx_log.front().second;
+        m_ctx_log.pop_front();
+    }
+    return m_ctx_at;
+}
+
+tick_t core::busy_ps_now() const
+{
+    tick_t busy = 0;
+    for (int x = 0; x < 5; x++)
+        if (x != (int)ctx::idle)
+            busy += m_ctx_ps[x];
+    const tick_t t = now_ps(), ahead = now() > t ? now() - t : 0;
+    return busy > ahead ? busy - ahead : 0;
+}
+
 void core::resume()
 {
     s_current = this;
@@ -137,7 +163,7 @@ void core::do_irq()
 {
     const ctx prev = m_ctx;
     const cat pc = set_cat(CAT_DRIVER);
-    m_ctx = ctx::irq;
+    enter(ctx::irq);
     m_in_irq = true;
     m_stats.irqs++;
     const tick_t t_irq = now();
@@ -154,7 +180,7 @@ void core::do_irq()
         m_stats.softirq_inline++;
         do_softirq(false);
     }
-    m_ctx = prev;
+    enter(prev);
     set_cat(pc);
 }
 
@@ -167,7 +193,7 @@ void core::preempt_point()
 void core::do_softirq(bool from_ksoftirqd)
 {
     const ctx prev = m_ctx;
-    m_ctx = ctx::softirq;
+    enter(ctx::softirq);
     m_stats.softirq_runs++;
     if (from_ksoftirqd)
         m_stats.ksoftirqd_runs++;
@@ -196,7 +222,7 @@ void core::do_softirq(bool from_ksoftirqd)
     if (g_trace)
         g_trace->span(te_track::cpu, m_id, start, now(), g_trace->intern("softirq"), g_trace->intern("rounds"),
                       (int64_t)(m_cfg.sched.softirq_max_restart - restart + 1));
-    m_ctx = prev;
+    enter(prev);
 }
 
 void core::ksoftirqd_task::step(core& c)
@@ -237,7 +263,7 @@ void core::main()
     resume();
     m_acct_mark = now_ps();
     if (m_boot) {
-        m_ctx = ctx::sys;
+        enter(ctx::sys);
         unit_of_work(m_boot);
         sync();
     }
@@ -251,14 +277,14 @@ void core::main()
         if (t) {
             if (t != m_running) {
                 if (m_running) {
-                    m_ctx = ctx::sys;
+                    enter(ctx::sys);
                     charge(m_cfg.sched.ctx_switch_cycles, CAT_DRIVER);
                     m_stats.ctx_switches++;
                 }
                 m_running = t;
                 m_slice_start = now();
             }
-            m_ctx = t->mode;
+            enter(t->mode);
             const tick_t t0 = now();
             unit_of_work([this, t] { t->step(*this); });
             if (g_trace && now() > t0)
@@ -266,7 +292,7 @@ void core::main()
             continue;
         }
         m_running = nullptr;
-        m_ctx = ctx::idle;
+        enter(ctx::idle);
         sync();
         m_acct_mark = now_ps();
         s_current = nullptr;

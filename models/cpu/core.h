@@ -15,6 +15,7 @@
 // Does not model: interrupt nesting, priorities between tasks, RT, the
 // timer tick's own cost, migration.
 #pragma once
+#include <deque>
 #include <functional>
 #include <systemc>
 #include <vector>
@@ -112,10 +113,16 @@ public:
     cat current_cat() const { return m_cat; }
     cat set_cat(cat c) { cat o = m_cat; m_cat = c; return o; }
     ctx current_ctx() const { return m_ctx; }
-    ctx set_ctx(ctx x) { ctx o = m_ctx; m_ctx = x; return o; }
+    ctx set_ctx(ctx x) { ctx o = m_ctx; enter(x); return o; }
     bool in_softirq() const { return m_ctx == ctx::softirq; }
-    // The context the core is in at its own time (for sampling).
+    // The context the core is in at its own time, which runs ahead of
+    // SystemC time.
     ctx context() const { return m_ctx; }
+    // For samplers: with log_contexts(true) the core keeps its context
+    // changes (at its own times) until context_at(t) consumes them; t must
+    // not decrease between calls. context_at(t) is the context at time t.
+    void log_contexts(bool on);
+    ctx context_at(tick_t t);
 
     // --- Interrupts and softirqs. ---
     void set_irq_handler(std::function<void()> h) { m_irq_handler = std::move(h); }
@@ -135,6 +142,13 @@ public:
     void set_boot(std::function<void()> b) { m_boot = std::move(b); }
 
     const cpu_stats& stats();
+    // Busy time (every context but idle) up to SystemC time, ps: what the
+    // core has booked, less the part of its run-ahead that lies beyond now.
+    // Run-ahead is busy time but for the scheduler's own look at its tasks
+    // (a few cycles of kernel code charged as idle when nothing is
+    // runnable), so between resets this may step back by those cycles; for
+    // samplers (not from this core's thread).
+    tick_t busy_ps_now() const;
     void reset_stats();
     // Close the accounting up to SystemC time (idle until now) before a dump.
     void settle();
@@ -200,6 +214,15 @@ private:
     tick_t m_cat_ps[CAT_COUNT] = {};
     cat m_cat = CAT_DRIVER;
     ctx m_ctx = ctx::idle;
+    void enter(ctx x)
+    {
+        if (m_ctx_log_on && x != m_ctx)
+            m_ctx_log.emplace_back(now(), x);
+        m_ctx = x;
+    }
+    bool m_ctx_log_on = false;
+    std::deque<std::pair<tick_t, ctx>> m_ctx_log;  // (core time, context entered), oldest first
+    ctx m_ctx_at = ctx::idle;                      // context at the last context_at time
     bool m_irq_level = false, m_in_irq = false;
     uint32_t m_softirq_pending = 0;
     std::function<void()> m_softirq_handlers[4];

@@ -162,6 +162,9 @@ void enet::stop_datapath()
 {
     m_gen++;
     m_rdar = m_tdar = false;
+    for (unsigned i = 0; i < m_rx_count; i++)
+        if (!rx_at(i).ov && !rx_at(i).written)
+            m_stats.rx_flushed++;
     m_rx_head = m_rx_count = 0;
     m_rx_occ = 0;
     m_tx_head = m_tx_count = 0;
@@ -725,8 +728,10 @@ void enet::frame_start(const eth_frame& f)
             m_tx_paused_until = end + (tick_t)q * PAUSE_QUANTUM_BITS / 8 * m_byte_ps;
             m_tx_mac_ev.notify(sc_core::SC_ZERO_TIME);
         }
-        if (!(m_rcr & RCR_PAUFWD))
+        if (!(m_rcr & RCR_PAUFWD)) {
+            m_stats.rx_pause_consumed++;
             return;
+        }
     }
 
     uint16_t sc = 0;
@@ -750,7 +755,7 @@ void enet::frame_start(const eth_frame& f)
         s.data.resize(s.keep_len);
     std::memcpy(s.data.data(), f.data, s.keep_len);
     s.stored = s.drained = 0;
-    s.final = s.ov = s.ok_counted = false;
+    s.final = s.ov = s.ok_counted = s.written = false;
     s.byte_ps = f.byte_ps;
     s.t_first = f.start_ps + PREAMBLE_BYTES * f.byte_ps;
     s.t_end = f.start_ps + (PREAMBLE_BYTES + f.len) * f.byte_ps;
@@ -789,6 +794,36 @@ void enet::frame_start(const eth_frame& f)
             m_pause_check_ev.notify(from_ps(s.t_end - now_ps()));
     }
     m_rx_ev.notify(sc_core::SC_ZERO_TIME);
+}
+
+unsigned enet::rx_fifo_frames(bool ov) const
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < m_rx_count; i++) {
+        const rx_slot& s = m_rx_slots[(m_rx_head + i) % m_rx_slots.size()];
+        n += !s.written && s.ov == ov;
+    }
+    return n;
+}
+
+unsigned enet::rx_ring_frames(const std::function<const uint8_t*(uint32_t pa)>& peek, bool ov) const
+{
+    if (!(m_ecr & ECR_ETHEREN) || !m_rdsr)
+        return 0;
+    unsigned n = 0;
+    uint32_t a = m_rdsr;
+    for (unsigned i = 0; i < 65536; i++) {  // a ring without W ends where memory does
+        const uint8_t* p = peek(a);
+        if (!p)
+            break;
+        const bd b = decode_bd(p);
+        if (!(b.sc & RXBD_E) && (b.sc & RXBD_L) && ((b.sc & RXBD_OV) != 0) == ov)
+            n++;
+        if (b.sc & RXBD_W)
+            break;
+        a += bd_bytes();
+    }
+    return n;
 }
 
 uint64_t enet::rx_slot_occ(const rx_slot& s) const { return round_up(s.stored - s.drained, m_cfg.bus_bytes); }
@@ -1008,6 +1043,7 @@ void enet::rx_dma_thread()
                 w.ts = 0;
             }
             write_bd(bd_addr, w, m_rx_txn);
+            f.written = last;
             if (g_trace)
                 g_trace->instant(te_track::mac, 0, now_ps(), g_trace->intern(last ? "RX BD written back (last)"
                                                                                    : "RX BD written back"),

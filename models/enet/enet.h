@@ -31,6 +31,7 @@
 // multi-queue/AVB rings, MMIO access latency (the CPU side charges it).
 // Register effects apply at sc_time_stamp(): initiators sync before MMIO.
 #pragma once
+#include <functional>
 #include <deque>
 #include <string>
 #include <systemc>
@@ -89,6 +90,15 @@ public:
     void reg_write(uint32_t off, uint32_t val);
     // RX FIFO occupancy now, bytes (whole words).
     uint32_t rx_fifo_level();
+    // Received frames the MAC holds now, for the frame balance (sim/soc.cc):
+    // in the RX FIFO and not yet written back with their last BD. ov: count
+    // the frames an overrun truncated (drops already) instead of the others.
+    unsigned rx_fifo_frames(bool ov) const;
+    // Frames written to the RX ring (last BD back with E clear) that the
+    // driver has not given back yet, read from the ring in memory: peek
+    // returns the host bytes of the BD at a physical address, or null where
+    // memory holds no data (the walk stops there). ov as above.
+    unsigned rx_ring_frames(const std::function<const uint8_t*(uint32_t pa)>& peek, bool ov) const;
 
     // Descriptor codec, exposed for tests and for driver-side tools that build
     // rings: encode into / decode from bd_bytes() bytes of host memory.
@@ -106,6 +116,7 @@ private:
         bool final = false;         // reception over
         bool ov = false;            // truncated by FIFO overflow
         bool ok_counted = false;
+        bool written = false;       // last BD written back: in the ring now, leaving the FIFO
         uint16_t sc = 0;            // status bits for the last BD
         uint32_t esc = 0;           // enhanced status bits
         tick_t t_first = 0;         // byte k is complete at t_first + (k+1)*byte_ps

@@ -205,8 +205,11 @@ const std::vector<group_entry>& registry_groups()
          "sim/soc.{h,cc} (the sampler) and sim/results/stats_files.{h,cc} (series.csv)",
          &sim::output_param_table,
          [](soc_config& c) -> void* { return &c.output; }, nullptr, 0,
-         "The series covers warm-up and measurement; counters in it are cumulative from time 0 except "
-         "cpu0_busy_pct (per interval)."},
+         "The series covers warm-up and measurement. Columns: time_s; rx_fifo_bytes (RX FIFO level); "
+         "rx_bds_ready (descriptors the MAC filled and the driver has not taken); irq_line (the ENET "
+         "interrupt output); napi_polling (the RX core runs the NET_RX softirq at that instant); mac_drops, "
+         "socket_drops, delivered (cumulative from time 0); cpuN_busy_pct (core N's busy share of the "
+         "interval, every context but idle, booked as it elapses: 0-100 at any interval)."},
     };
     return groups;
 }

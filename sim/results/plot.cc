@@ -482,12 +482,27 @@ bool plot_run(const std::string& dir, std::vector<std::string>* written, std::st
         return false;
     const std::string title = scenario + (run_id.empty() ? "" : " (" + run_id + ")");
 
-    // Time series: a panel per column. States (0/1) as filled steps with
+    // Time series: a panel per column (the cores' busy shares in one). States (0/1) as filled steps with
     // off/on ticks, cumulative counters as rates per second, levels from 0;
     // the warm-up shaded (its counters were reset at its end).
     table ser;
     if (read_csv(dir + "/series.csv", &ser) && ser.size() >= 2 && ser[0].size() >= 2) {
-        const size_t n = std::min<size_t>(ser[0].size() - 1, 8);
+        // Panels: one per column, except the cores' busy shares (cpuN_busy_pct),
+        // drawn together in one.
+        auto is_busy = [](const std::string& c) {
+            return c.size() > 12 && c.compare(0, 3, "cpu") == 0 && c.compare(c.size() - 9, 9, "_busy_pct") == 0;
+        };
+        std::vector<size_t> panels, busy;
+        for (size_t c = 1; c < ser[0].size(); c++) {
+            if (!is_busy(ser[0][c])) {
+                panels.push_back(c);
+                continue;
+            }
+            if (busy.empty())
+                panels.push_back(c);
+            busy.push_back(c);
+        }
+        const size_t n = std::min<size_t>(panels.size(), 9);
         const double warmup = std::strtod(m["warmup_s"].c_str(), nullptr);
         std::string body = "set multiplot layout " + std::to_string(n) + ",1 title " +
                            gq(title + ": time series (grey: warm-up)") + "\n"
@@ -496,14 +511,22 @@ bool plot_run(const std::string& dir, std::vector<std::string>* written, std::st
         if (warmup > 0)
             body += "set object 1 rect from graph 0, graph 0 to first " + fmt(warmup) +
                     ", graph 1 behind fc rgb '#e8e8e8' fs solid noborder\n";
-        for (size_t c = 1; c <= n; c++) {
+        for (size_t k = 0; k < n; k++) {
+            const size_t c = panels[k];
             const std::string& name = ser[0][c];
             const std::string col = std::to_string(c + 1);
             const bool state = name == "irq_line" || name == "napi_polling";
             const bool cumulative = name == "mac_drops" || name == "socket_drops" || name == "delivered";
-            if (c == n)
+            if (k + 1 == n)
                 body += "set xlabel " + gq(ser[0][0] + unit_of_column(ser[0][0])) + "\n";
-            if (state) {
+            if (is_busy(name)) {
+                body += "set ylabel 'busy (%)'\nset yrange [0:100]\nset key outside right\nplot";
+                for (size_t b = 0; b < busy.size(); b++)
+                    body += std::string(b ? "," : "") + " '../series.csv' skip 1 using 1:" +
+                            std::to_string(busy[b] + 1) + " with lines title " +
+                            gq(ser[0][busy[b]].substr(0, ser[0][busy[b]].size() - 9));
+                body += "\nunset key\n";
+            } else if (state) {
                 body += "set ylabel " + gq(name) + "\nset yrange [-0.1:1.1]\nset ytics ('off' 0, 'on' 1)\n"
                         "plot '../series.csv' skip 1 using 1:" + col +
                         " with fillsteps fs solid 0.5 lc rgb '#4477aa' notitle\nset ytics autofreq\n";

@@ -1,9 +1,11 @@
 // fecsim run as a user runs it: the --json contract, the results directory,
 // determinism, atomic results under kill, bad input writes nothing.
 #include "tests/lib.h"
+#include <cmath>
 #include <csignal>
 #include <glib.h>
 #include <json-glib/json-glib.h>
+#include <map>
 #include <regex>
 #include <sstream>
 #include <unistd.h>
@@ -46,30 +48,154 @@ JsonObject* has_object(JsonObject* o, const char* key)
 const char* const k_result_files[] = {"scenario.resolved.ini", "stats.json",  "stats.txt", "summary.json", "series.csv",
                                       "cmdline.txt",           "version.txt", "sim.log"};
 
-} // namespace
-
-// Every key of the contract in docs/architecture.md, on stdout, nothing else there.
-// Every scenario file shipped under scenarios/ (suite.ini is the regress
-// suite's tolerance table, not a scenario) passes `fecsim check`.
-START_TEST(test_shipped_scenarios_check)
+// Shipped scenario files (suite.ini is a tolerance table).
+std::vector<std::string> shipped_scenarios()
 {
     const std::string root = fecsim_srcdir() + "/scenarios";
-    std::vector<std::string> args = {"check"};
+    std::vector<std::string> v;
     for (const std::string& e : entries(root)) {
         if (e.size() > 4 && e.compare(e.size() - 4, 4, ".ini") == 0) {
-            args.push_back(root + "/" + e);
+            v.push_back(root + "/" + e);
             continue;
         }
         for (const std::string& f : entries(root + "/" + e))
             if (f.size() > 4 && f.compare(f.size() - 4, 4, ".ini") == 0 && f != "suite.ini")
-                args.push_back(root + "/" + e + "/" + f);
+                v.push_back(root + "/" + e + "/" + f);
     }
+    return v;
+}
+
+// stats.txt as name -> value.
+std::map<std::string, long long> stats_txt(const std::string& path)
+{
+    std::map<std::string, long long> m;
+    std::istringstream in(read_text(path));
+    std::string line;
+    while (std::getline(in, line)) {
+        std::istringstream l(line);
+        std::string name;
+        long long x;
+        if (l >> name >> x)
+            m[name] = x;
+    }
+    return m;
+}
+
+} // namespace
+
+// Every scenario file shipped under scenarios/ (suite.ini is the regress
+// suite's tolerance table, not a scenario) passes `fecsim check`.
+START_TEST(test_shipped_scenarios_check)
+{
+    std::vector<std::string> args = {"check"};
+    for (const std::string& f : shipped_scenarios())
+        args.push_back(f);
     ck_assert_uint_ge(args.size(), 25);
     proc_result r = fecsim(args);
     ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err.c_str());
 }
 END_TEST
 
+
+// The frame balance of every shipped scenario (a short run of each, its
+// warm-up kept): the frames offered in the measurement plus those in flight
+// at its start equal the datagrams the application read, every drop place
+// and the frames in flight at the end -- recomputed here from the counters of
+// stats.txt -- and the frames in flight are where the run found them (RX
+// FIFO, RX ring in memory, socket queue), give or take the one frame a core
+// can hold between two of those places.
+START_TEST(test_frame_balance_shipped)
+{
+    unsigned runs = 0;
+    for (const std::string& sc : shipped_scenarios()) {
+        if (sc.find("/upstream-") != std::string::npos && !exists("/usr/src/linux-source-6.12.tar.xz"))
+            continue;
+        const std::string dir = g_tmp + "/bal" + std::to_string(runs++);
+        const proc_result r = fecsim({"run", sc, "-q", "-o", "scenario.duration=20ms", "--run-dir", dir});
+        ck_assert_msg(r.status == 0, "%s: exit %d: %s", sc.c_str(), r.status, r.err.c_str());
+        auto st = stats_txt(dir + "/stats.txt");
+        for (const char* k : {"traffic.frames", "flight.start", "flight.end", "flight.observed_start",
+                              "flight.observed_end", "enet.rx_flushed", "enet.rx_pause_consumed"})
+            ck_assert_msg(st.count(k), "%s: no %s in stats.txt", sc.c_str(), k);
+        const long long errors = st["netdev.rx_errors"], fifo_errors = st["netdev.rx_fifo_errors"];
+        const long long fates = st["enet.rx_disabled"] + st["enet.rx_filtered"] + st["enet.rx_pause_consumed"] +
+                                st["enet.rx_fifo_drops"] + st["enet.rx_truncated"] + st["enet.rx_flushed"] +
+                                st["netdev.rx_dropped"] + errors - std::min(errors, fifo_errors) +
+                                st["stack.rx_otherhost"] + st["snmp.Ip.InHdrErrors"] + st["snmp.Udp.NoPorts"] +
+                                st["snmp.Udp.RcvbufErrors"] + st["snmp.Udp.InDatagrams"] +
+                                (st.count("softnet.processed") && sc.find("/upstream-") != std::string::npos
+                                     ? st["softnet.processed"]
+                                     : 0);
+        ck_assert_msg(st["traffic.frames"] + st["flight.start"] == fates + st["flight.end"],
+                      "%s: offered %lld + in flight at the start %lld != fates %lld + in flight at the end %lld",
+                      sc.c_str(), st["traffic.frames"], st["flight.start"], fates, st["flight.end"]);
+        ck_assert_msg(std::llabs(st["flight.end"] - st["flight.observed_end"]) <= 1 &&
+                          std::llabs(st["flight.start"] - st["flight.observed_start"]) <= 1,
+                      "%s: in flight by the counters %lld/%lld, found %lld/%lld", sc.c_str(), st["flight.start"],
+                      st["flight.end"], st["flight.observed_start"], st["flight.observed_end"]);
+        ck_assert_msg(read_text(dir + "/sim.log").find("frame balance") == std::string::npos, "%s: %s", sc.c_str(),
+                      read_text(dir + "/sim.log").c_str());
+    }
+    ck_assert_uint_ge(runs, 20);
+}
+END_TEST
+
+// CPU time is booked as it elapses: at a 10-us sample interval no core is
+// ever more than 100 % busy, the RX core's NAPI state shows, and the
+// measured rows average to the summary's busy share of each core.
+START_TEST(test_series_busy_bounded)
+{
+    for (const char* sc : {"imx6q/copybreak-stock-stress.ini", "imx6q/copybreak-patched-idle.ini"}) {
+        const std::string dir = g_tmp + "/" + std::string(sc).substr(5, 20);
+        const proc_result r = fecsim({"run", scenario(sc), "-q", "--json", "-o", "scenario.duration=20ms", "-o",
+                                      "scenario.warmup=5ms", "-o", "output.sample_interval=10us", "--run-dir", dir});
+        ck_assert_msg(r.status == 0, "%s: exit %d: %s", sc, r.status, r.err.c_str());
+        std::istringstream in(read_text(dir + "/series.csv"));
+        std::string line;
+        std::getline(in, line);
+        std::vector<std::string> cols;
+        {
+            std::istringstream h(line);
+            std::string c;
+            while (std::getline(h, c, ','))
+                cols.push_back(c);
+        }
+        ck_assert_uint_eq(cols.size(), 12);
+        CK_STR_EQ(cols[4], "napi_polling");
+        std::vector<double> sum(4, 0);
+        unsigned rows = 0, polling = 0;
+        while (std::getline(in, line)) {
+            std::vector<double> v;
+            std::istringstream l(line);
+            std::string x;
+            while (std::getline(l, x, ','))
+                v.push_back(std::strtod(x.c_str(), nullptr));
+            ck_assert_uint_eq(v.size(), cols.size());
+            for (unsigned c = 0; c < 4; c++)
+                ck_assert_msg(v[8 + c] >= 0 && v[8 + c] <= 100.0 + 1e-9, "%s: %s %.3f at %.6f s", sc,
+                              cols[8 + c].c_str(), v[8 + c], v[0]);
+            if (v[0] > 0.005 + 1e-9) {  // the measured rows
+                rows++;
+                polling += v[4] > 0.5;
+                for (unsigned c = 0; c < 4; c++)
+                    sum[c] += v[8 + c];
+            }
+        }
+        ck_assert_uint_ge(rows, 1999);  // the sample at the last instant may not run
+        ck_assert_msg(polling > 100, "%s: NAPI polling in %u of %u samples", sc, polling, rows);
+        JsonParser* p = json_parser_new();
+        JsonArray* cpu = json_object_get_array_member(parse_object(p, r.out), "cpu");
+        for (unsigned c = 0; c < 4; c++) {
+            const double busy = 100.0 - json_object_get_double_member(json_array_get_object_element(cpu, c), "idle_pct");
+            ck_assert_msg(std::fabs(sum[c] / rows - busy) < 0.5, "%s: core %u busy %.2f %% in the series, %.2f %% in the summary",
+                          sc, c, sum[c] / rows, busy);
+        }
+        g_object_unref(p);
+    }
+}
+END_TEST
+
+// Every key of the contract in docs/architecture.md, on stdout, nothing else there.
 START_TEST(test_json_contract)
 {
     proc_result r = fecsim({"run", "--json", "--quiet", "--out", g_tmp + "/res"});
@@ -330,5 +456,10 @@ Suite* suite_cli_run(void)
     tcase_add_test(tc, test_run_dir);
     tcase_add_test(tc, test_stale_cleaner_follows_no_link);
     suite_add_tcase(s, tc);
+    TCase* bal = tests_tcase("balance", 4 * TEST_TIMEOUT_SYSTEM);
+    tcase_add_checked_fixture(bal, setup, teardown);
+    tcase_add_test(bal, test_frame_balance_shipped);
+    tcase_add_test(bal, test_series_busy_bounded);
+    suite_add_tcase(s, bal);
     return s;
 }

@@ -223,7 +223,7 @@ START_TEST(test_plot)
     ck_assert_msg(rp.status == 0, "%s", rp.err.c_str());
     const std::string sg = read_text(g_tmp + "/real/plots/series.gp");
     for (const char* s : {"('off' 0, 'on' 1)", "'delivered (frames/s)'", "rect from graph 0, graph 0 to first 0.005",
-                          "'rx_bds_ready (descriptors)'"})
+                          "'rx_bds_ready (descriptors)'", "'busy (%)'", "title 'cpu0'", "title 'cpu3'"})
         ck_assert_msg(sg.find(s) != std::string::npos, "no %s in %s", s, sg.c_str());
     proc_result bad = fecsim({"plot", g_tmp});
     ck_assert_int_eq(bad.status, 2);
