@@ -134,7 +134,7 @@ START_TEST(test_layout)
     }
     const std::string t = summary_text(s, x, "");
     for (const char* line :
-         {"  frames        offered 10, delivered 9, loss 10.00 %\n",
+         {"  frames        offered 10, delivered 9, loss 10.00 %, in flight at the start 0, at the end 0\n",
           "  cycles/frame  1234 total: dma_sync 0, copy 0, stack 0, mmio 0, descriptor 0\n",
           "  tx            sent 0, refused 0; on the wire 3, verified 0, corrupted 0\n",
           "  coherence     1 violations\n                api_misuse at f (fec_main.c:1): 2 times, buffer 0x20+64\n",
