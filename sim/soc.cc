@@ -39,6 +39,7 @@ static cpu::cpu_config scheduled(const soc_config& c)
     p.sched.ctx_switch_cycles = c.kernel.ctx_switch_cycles;
     p.sched.wakeup_cycles = c.kernel.wakeup_cycles;
     p.sched.lockup_ps = c.kernel.lockup_ps;
+    p.sched.irq_time_accounting = c.kernel.irq_time_accounting;
     return p;
 }
 
@@ -211,6 +212,19 @@ void soc::sampler()
     }
 }
 
+// top's COMMAND of a task: per-CPU kernel threads carry their core.
+static std::string top_name(const cpu::task& t, unsigned core)
+{
+    const std::string n = t.name();
+    if (n == "ksoftirqd" || n == "kworker")
+        return n + "/" + std::to_string(core);
+    if (n == "app")
+        return "iperf3";  // the receiving iperf3 -s
+    if (n == "tx")
+        return "iperf3-tx";
+    return n;
+}
+
 int soc::hog_worker_of_core(size_t core) const
 {
     const khost::stress_config& sc = m_stress.config();
@@ -373,7 +387,22 @@ run_summary soc::run()
         t.sys_pct = pct(st.sys_ps);
         t.user_pct = pct(st.user_ps);
         t.idle_pct = pct(st.idle_ps);
+        const double acct =
+            (double)(st.acct_user_ps + st.acct_sys_ps + st.acct_irq_ps + st.acct_softirq_ps + st.acct_idle_ps);
+        auto apct = [&](uint64_t x) { return acct > 0 ? 100.0 * (double)x / acct : 0.0; };
+        t.mpstat_usr_pct = apct(st.acct_user_ps);
+        t.mpstat_sys_pct = apct(st.acct_sys_ps);
+        t.mpstat_irq_pct = apct(st.acct_irq_ps);
+        t.mpstat_soft_pct = apct(st.acct_softirq_ps);
+        t.mpstat_idle_pct = apct(st.acct_idle_ps);
         s.cpu.push_back(t);
+        for (const cpu::task* k : c->tasks()) {
+            const tick_t run = k->run_ps - (m_cfg.kernel.irq_time_accounting && k != c->tasks()[0]
+                                                ? std::min(k->run_ps, k->interrupted_ps)
+                                                : 0);
+            if (run)
+                s.tasks.push_back({top_name(*k, c->id()), c->id(), secs > 0 ? 100.0 * (double)run / PS_PER_S / secs : 0});
+        }
     }
     const uint64_t frames = now.rx_packets - m_snap.rx_packets;
     const auto& cs = irqc.stats();

@@ -52,6 +52,12 @@ public:
     virtual bool runnable() const = 0;
     virtual void step(core& c) = 0;
     ctx mode = ctx::sys;  // accounting context of its steps
+    // Time this task was its core's current task, ps, hardirqs and softirqs
+    // that interrupted it included (the scheduler's sum_exec_runtime, what
+    // top shows without CONFIG_IRQ_TIME_ACCOUNTING), and the part of it in
+    // those interrupts (irq time accounting takes it out). Reset with the
+    // core's statistics.
+    tick_t run_ps = 0, interrupted_ps = 0;
 };
 
 class core : public sc_core::sc_module {
@@ -133,6 +139,8 @@ public:
 
     // --- Tasks. ---
     void add_task(task* t) { m_tasks.push_back(t); }
+    // This core's tasks (ksoftirqd first).
+    std::vector<const task*> tasks() const;
     // Wake a task of this core from any core; `at` is the waker's time.
     void wake(tick_t at);
     // Timer: look for runnable tasks at absolute time t (hrtimer expiry; no
@@ -220,6 +228,9 @@ private:
             m_ctx_log.emplace_back(now(), x);
         m_ctx = x;
     }
+    tick_t m_irq_moved_ps[5] = {};  // hardirq time per context that followed it (tick accounting's view)
+    void set_current(task* t);  // the scheduler's current task changes (closes the previous one's run time)
+    tick_t m_current_since = 0;
     bool m_ctx_log_on = false;
     std::deque<std::pair<tick_t, ctx>> m_ctx_log;  // (core time, context entered), oldest first
     ctx m_ctx_at = ctx::idle;                      // context at the last context_at time

@@ -19,6 +19,7 @@ struct sched_policy {
     uint32_t ctx_switch_cycles = 3000;           // core cycles per switch between tasks
     uint32_t wakeup_cycles = 2000;               // core cycles from a cross-core wake-up until the task runs
     uint64_t lockup_ps = 200000000000;           // ps one unit of work may run before the soft-lockup watchdog fires (0: off)
+    bool irq_time_accounting = false;            // CONFIG_IRQ_TIME_ACCOUNTING: /proc/stat irq and softirq time measured
 };
 
 struct cpu_config {

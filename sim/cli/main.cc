@@ -41,7 +41,7 @@ static void print_top_help(FILE* f)
                  "  sweep SCENARIO --vary K=V  run one scenario over a grid of parameter values, in parallel\n"
                  "  collect SWEEPDIR           merge the finished points of a sweep (GNU parallel, Slurm)\n"
                  "  plot DIR...                PNG and SVG plots of a run or a sweep directory\n"
-                 "  report RUN_DIR --as FMT    a run's counters as ethtool -S, mpstat, sar -I, softnet_stat, nstat\n"
+                 "  report RUN_DIR --as FMT    a run's counters as ethtool -S, mpstat, top, sar -I, softnet_stat, nstat\n"
                  "  regress [SUITE...]         run a suite with a driver patch, compare with the baselines\n"
                  "  list-params [GROUP]        scenario groups and keys: type, unit, default, range\n"
                  "  help [COMMAND]             help of a command (same as fecsim COMMAND --help)\n"

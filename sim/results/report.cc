@@ -18,6 +18,7 @@ struct run_counters {
     unsigned irq_core = 0;
     double seconds = 0;                    // measured time
     std::string scenario, date;            // header of the sysstat formats
+    std::vector<std::pair<std::string, std::string>> summary;  // summary.json, flattened
 
     double num(const std::string& name) const
     {
@@ -86,6 +87,7 @@ bool load(const std::string& dir, run_counters* rc, std::string* err)
         for (const auto& [k, val] : sum)
             if (k == "run_id")
                 id = val;
+    rc->summary = sum;
     rc->date = id.size() >= 8 && id.find_first_not_of("0123456789") >= 8
                    ? id.substr(4, 2) + "/" + id.substr(6, 2) + "/" + id.substr(2, 2)
                    : "01/01/70";
@@ -123,11 +125,12 @@ std::string mpstat(const run_counters& rc)
         o += b;
     }
     o += "\n";
-    // Per core: user, sys, irq, softirq, idle picoseconds; all: their sums.
+    // Per core: user, sys, irq, softirq, idle picoseconds as the kernel books
+    // them (acct_*: what /proc/stat holds); all: their sums.
     std::vector<std::vector<double>> t;
     std::vector<double> all(5, 0);
     for (unsigned c = 0; c < rc.cores; c++) {
-        const std::string p = "counters.cpu" + std::to_string(c) + ".";
+        const std::string p = "counters.cpu" + std::to_string(c) + ".acct_";
         t.push_back({rc.num(p + "user_ps"), rc.num(p + "sys_ps"), rc.num(p + "irq_ps"), rc.num(p + "softirq_ps"),
                      rc.num(p + "idle_ps")});
         for (int i = 0; i < 5; i++)
@@ -148,6 +151,31 @@ std::string mpstat(const run_counters& rc)
     line("all", all);
     for (unsigned c = 0; c < rc.cores; c++)
         line(std::to_string(c), t[c]);
+    return o;
+}
+
+// top -b's task lines, reduced to the columns a run has: %CPU (the task's
+// run time over the measured time), P (its core) and COMMAND.
+std::string top(const run_counters& rc)
+{
+    std::string o = "    %CPU   P COMMAND\n";
+    char b[160];
+    for (unsigned i = 0;; i++) {
+        const std::string k = "tasks." + std::to_string(i) + ".";
+        std::string name, core, pct;
+        for (const auto& [key, val] : rc.summary) {
+            if (key == k + "name")
+                name = val;
+            else if (key == k + "core")
+                core = val;
+            else if (key == k + "cpu_pct")
+                pct = val;
+        }
+        if (name.empty())
+            break;
+        std::snprintf(b, sizeof b, "%8.1f %3s %s\n", std::strtod(pct.c_str(), nullptr), core.c_str(), name.c_str());
+        o += b;
+    }
     return o;
 }
 
@@ -200,7 +228,7 @@ std::string nstat(const run_counters& rc)
 
 const std::vector<std::string>& report_formats()
 {
-    static const std::vector<std::string> f = {"ethtool", "mpstat", "sar", "softnet", "nstat"};
+    static const std::vector<std::string> f = {"ethtool", "mpstat", "top", "sar", "softnet", "nstat"};
     return f;
 }
 
@@ -223,6 +251,8 @@ bool report_text(const std::string& dir, const std::string& format, std::string*
         *out = ethtool(rc);
     else if (format == "mpstat")
         *out = mpstat(rc);
+    else if (format == "top")
+        *out = top(rc);
     else if (format == "sar")
         *out = sar(rc);
     else if (format == "softnet")

@@ -140,6 +140,7 @@ public:
     void put(const char* name, const std::vector<std::string>& v) { json_member_strings(m_b, at(name), v); }
     void put(const char* name, const std::vector<cpu_time>& v);
     void put(const char* name, const std::vector<summary_site>& v);
+    void put(const char* name, const std::vector<task_time>& v);
     // Close the objects still open.
     void close() { at(""); }
 
@@ -184,6 +185,19 @@ void member_writer::put(const char* name, const std::vector<cpu_time>& v)
     else                                                                \
         json_member_int(m_b, field, (int64_t)c.member);
 #include "sim/results/summary_metrics.def"
+        json_builder_end_object(m_b);
+    }
+    json_builder_end_array(m_b);
+}
+
+void member_writer::put(const char* name, const std::vector<task_time>& v)
+{
+    json_member_array(m_b, at(name));
+    for (const auto& t : v) {
+        json_builder_begin_object(m_b);
+        json_member_string(m_b, "name", t.name);
+        json_member_int(m_b, "core", (int64_t)t.core);
+        json_member_double(m_b, "cpu_pct", t.cpu_pct);
         json_builder_end_object(m_b);
     }
     json_builder_end_array(m_b);
@@ -260,14 +274,18 @@ std::string text_line(const run_summary& s, const summary_extra& x, const char* 
 }
 
 // The cpu table: a column per per-core row, headings right-aligned to the
-// width of the cells, a line per core.
-std::string cpu_table(const std::vector<cpu_time>& cpu)
+// width of the cells, a line per core. mpstat: the rows of the kernel's own
+// accounting (mpstat_*) instead of the others.
+std::string cpu_table(const std::vector<cpu_time>& cpu, bool mpstat)
 {
-    std::string head = heading("cpu");
+    std::string head = heading(mpstat ? "cpu (mpstat)" : "cpu");
     std::vector<std::string> lines(cpu.size(), heading(""));
     bool first = true;
     for (const auto& r : k_rows) {
         if (r.row != summary_row::core || !*r.text)
+            continue;
+        const bool m = !std::strncmp(r.name, "mpstat_", 7);
+        if (m != mpstat && std::strcmp(r.name, "core"))
             continue;
         const char* sep = first ? "" : "  ";
         first = false;
@@ -332,7 +350,17 @@ std::string summary_text(const run_summary& s, const summary_extra& x, const std
         line("                %s at %s: %llu times, buffer 0x%llx+%llu%s%s\n", v.kind.c_str(), v.where.c_str(),
              (unsigned long long)v.count, (unsigned long long)v.buf_pa, (unsigned long long)v.buf_len,
              v.detail.empty() ? "" : ", ", v.detail.c_str());
-    o += cpu_table(s.cpu);
+    o += cpu_table(s.cpu, false);
+    o += cpu_table(s.cpu, true);
+    if (!s.tasks.empty()) {
+        std::string t = heading("tasks (top)");
+        for (size_t k = 0; k < s.tasks.size(); k++) {
+            std::snprintf(buf, sizeof buf, "%s%s %.1f %% (core %u)", k ? ", " : "", s.tasks[k].name.c_str(),
+                          s.tasks[k].cpu_pct, s.tasks[k].core);
+            t += buf;
+        }
+        o += t + "\n";
+    }
     for (size_t k = 0; k < x.patches.size(); k++)
         line("  %s%s\n", k ? "              " : "patch         ", x.patches[k].c_str());
     line("  log           %llu guest errors, %llu unimplemented, %llu warnings, %llu errors (sim.log)\n",

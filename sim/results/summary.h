@@ -30,6 +30,13 @@ struct summary_site {
     uint64_t buf_pa = 0, buf_len = 0;  // the mapping (0 if none)
 };
 
+// A task as top shows it: its command, core and share of the measured time.
+struct task_time {
+    std::string name;  // top's COMMAND: "ksoftirqd/0", "iperf3", "stress", "kworker/0"
+    unsigned core = 0;
+    double cpu_pct = 0;  // run time (irq time taken out with kernel.irq_time_accounting) / measured time
+};
+
 // One element of the cpu array: the time split of a core, in % of its time.
 struct cpu_time {
 #define SUMMARY_CORE(member, ctype, ...) ctype member = 0;
