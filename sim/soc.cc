@@ -40,6 +40,9 @@ static cpu::cpu_config scheduled(const soc_config& c)
     p.sched.wakeup_cycles = c.kernel.wakeup_cycles;
     p.sched.lockup_ps = c.kernel.lockup_ps;
     p.sched.irq_time_accounting = c.kernel.irq_time_accounting;
+    p.sched.ipi_cycles = c.kernel.ipi_cycles;
+    p.sched.idle_exit_cycles = c.kernel.idle_exit_cycles;
+    p.sched.block_cycles = c.kernel.block_cycles;
     return p;
 }
 
@@ -116,7 +119,7 @@ soc::soc(const soc_config& cfg) : m_cfg(cfg), m_mem(seeded(cfg)), m_stress("stre
         ac.foreign_payloads = cfg.traffic.mode == traffic::MODE_PCAP;
         m_app.reset(new app_task(ac));
         m_cores[cfg.app.core]->add_task(m_app.get());
-        m_kernel->set_socket_reader(m_cores[cfg.app.core].get());
+        m_kernel->set_socket_reader(m_cores[cfg.app.core].get(), m_app.get());
     }
     if (cfg.tx.enabled) {
         if (cfg.tx.core >= cfg.cpu.cores)

@@ -27,7 +27,18 @@ app_task::app_task(const app_config& cfg) : m_cfg(cfg)
     traffic_seq_init(&m_seq);
 }
 
-bool app_task::runnable() const { return shim_udp_queued() > 0; }
+// Not runnable: its recvmsg finds the queue empty and it sleeps until
+// sk_data_ready wakes it (kernel::socket_wake).
+bool app_task::runnable() const
+{
+    if (shim_udp_queued() > 0)
+        return true;
+    if (!m_asleep) {
+        m_asleep = true;
+        m_sleeps++;
+    }
+    return false;
+}
 
 void app_task::step(cpu::core& c)
 {
@@ -64,6 +75,7 @@ void app_task::step(cpu::core& c)
 
 const app_stats& app_task::stats()
 {
+    m_stats.sleeps = m_sleeps - m_base.sleeps;
     m_stats.duplicated = m_seq.duplicated - m_base.duplicated;
     m_stats.reordered = m_seq.reordered - m_base.reordered;
     m_stats.lost = m_seq.lost - m_base.lost;
@@ -76,6 +88,7 @@ void app_task::reset_stats()
     m_base.duplicated = m_seq.duplicated;
     m_base.reordered = m_seq.reordered;
     m_base.lost = m_seq.lost;
+    m_base.sleeps = m_sleeps;
 }
 
 } // namespace khost

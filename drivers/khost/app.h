@@ -28,8 +28,14 @@ public:
     void step(models::cpu::core& c) override;
     const app_stats& stats();
     void reset_stats();
+    // Asleep in recvmsg: it found the socket queue empty, and no datagram
+    // has woken it since.
+    bool asleep() const { return m_asleep; }
+    void woken() { m_asleep = false; }
 
 private:
+    mutable bool m_asleep = true;
+    mutable uint64_t m_sleeps = 0;
     app_config m_cfg;
     void* m_buf = nullptr;  // user buffer, simulated memory
     traffic_seq_tracker m_seq;

@@ -1,4 +1,5 @@
 #include "drivers/khost/khost.h"
+#include "drivers/khost/app.h"
 #include "drivers/khost/arm_dma.h"
 #include <algorithm>
 #include <cstdarg>
@@ -566,11 +567,22 @@ int kernel::request_irq(unsigned irq, int (*fn)(int, void*), void* dev)
 
 void kernel::free_irq(unsigned) { irq_core().set_irq_handler(nullptr); }
 
+// sk_data_ready of the receiving socket (sock_def_readable): a reader
+// asleep in recvmsg is woken (try_to_wake_up, at the waker's cost, and the
+// reschedule IPI to its core); a reader still working finds the datagram
+// when it next calls recvmsg, and nobody is woken.
 void kernel::socket_wake()
 {
     core* c = core::current();
-    if (m_reader)
-        m_reader->wake(c ? c->now() : now_ps());
+    if (!m_reader)
+        return;
+    const bool asleep = m_reader_app && m_reader_app->asleep();
+    if (asleep) {
+        m_reader_app->woken();
+        if (c && m_cfg.wake_cycles)
+            c->charge(m_cfg.wake_cycles, c->current_cat());
+    }
+    m_reader->wake(c ? c->now() : now_ps(), asleep && c != m_reader);
 }
 
 } // namespace khost

@@ -71,7 +71,13 @@ public:
     void dma(int op, uint64_t pa, size_t size, int dir, const void* caller);
     int request_irq(unsigned irq, int (*fn)(int, void*), void* dev);
     void free_irq(unsigned irq);
-    void set_socket_reader(models::cpu::core* c) { m_reader = c; }
+    // The receiving socket's reader: its core and its task (woken from a
+    // sleep in recvmsg by socket_wake).
+    void set_socket_reader(models::cpu::core* c, class app_task* app)
+    {
+        m_reader = c;
+        m_reader_app = app;
+    }
     void socket_wake();
 
     coherence_checker& checker() { return *m_checker; }
@@ -128,6 +134,7 @@ private:
     std::unique_ptr<coherence_checker> m_checker;
     models::mem::mem_txn m_mmio_txn;
     models::cpu::core* m_reader = nullptr;
+    class app_task* m_reader_app = nullptr;
     kernel_stats m_stats{};
     static kernel* s_instance;
 };

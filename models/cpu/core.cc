@@ -281,9 +281,11 @@ void core::ksoftirqd_task::step(core& c)
         woken = false;
 }
 
-void core::wake(tick_t at)
+void core::wake(tick_t at, bool ipi)
 {
     m_stats.wakeups++;
+    if (ipi && m_ctx == ctx::idle && !m_running)
+        m_ipi_pending = true;
     if (g_trace)
         g_trace->instant(te_track::cpu, m_id, at, g_trace->intern("wakeup"));
     const tick_t when = at + m_clk.cycles(m_cfg.sched.wakeup_cycles);
@@ -328,6 +330,13 @@ void core::main()
                     enter(ctx::sys);
                     charge(m_cfg.sched.ctx_switch_cycles, CAT_DRIVER);
                     m_stats.ctx_switches++;
+                } else if (m_from_idle) {
+                    m_from_idle = false;
+                    m_stats.idle_exits++;
+                    if (m_cfg.sched.idle_exit_cycles) {
+                        enter(ctx::sys);
+                        charge(m_cfg.sched.idle_exit_cycles, CAT_DRIVER);
+                    }
                 }
                 set_current(t);
                 m_slice_start = now();
@@ -339,7 +348,15 @@ void core::main()
                 g_trace->span(te_track::cpu, m_id, t0, now(), g_trace->intern(t->name()));
             continue;
         }
+        if (m_running) {
+            m_stats.blocks++;
+            if (m_cfg.sched.block_cycles) {
+                enter(ctx::sys);
+                charge(m_cfg.sched.block_cycles, CAT_DRIVER);
+            }
+        }
         set_current(nullptr);
+        m_from_idle = true;
         enter(ctx::idle);
         sync();
         m_acct_mark = now_ps();
@@ -348,6 +365,18 @@ void core::main()
         resume();
         m_ctx_ps[(int)ctx::idle] += now_ps() - m_acct_mark;
         m_acct_mark = now_ps();
+        if (m_ipi_pending) {
+            m_ipi_pending = false;
+            m_stats.ipis++;
+            if (m_cfg.sched.ipi_cycles) {
+                const cat pc = set_cat(CAT_DRIVER);
+                enter(ctx::irq);
+                charge(m_cfg.sched.ipi_cycles, CAT_DRIVER);
+                m_irq_moved_ps[(int)ctx::idle] += m_clk.cycles(m_cfg.sched.ipi_cycles);
+                enter(ctx::idle);
+                set_cat(pc);
+            }
+        }
     }
 }
 

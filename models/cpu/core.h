@@ -142,7 +142,9 @@ public:
     // This core's tasks (ksoftirqd first).
     std::vector<const task*> tasks() const;
     // Wake a task of this core from any core; `at` is the waker's time.
-    void wake(tick_t at);
+    // ipi: the waker woke a sleeping task and sent the reschedule IPI; an
+    // idle core takes it (sched.ipi_cycles) before it runs the task.
+    void wake(tick_t at, bool ipi = false);
     // Timer: look for runnable tasks at absolute time t (hrtimer expiry; no
     // extra latency is added).
     void wake_at(tick_t t) { m_wake.notify(from_ps(t > now_ps() ? t - now_ps() : 0)); }
@@ -228,7 +230,9 @@ private:
             m_ctx_log.emplace_back(now(), x);
         m_ctx = x;
     }
-    tick_t m_irq_moved_ps[5] = {};  // hardirq time per context that followed it (tick accounting's view)
+    tick_t m_irq_moved_ps[5] = {};
+    bool m_ipi_pending = false;  // a reschedule IPI sent to this core while idle
+    bool m_from_idle = false;    // the core has been idle since its last task  // hardirq time per context that followed it (tick accounting's view)
     void set_current(task* t);  // the scheduler's current task changes (closes the previous one's run time)
     tick_t m_current_since = 0;
     bool m_ctx_log_on = false;

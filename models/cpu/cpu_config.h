@@ -20,6 +20,9 @@ struct sched_policy {
     uint32_t wakeup_cycles = 2000;               // core cycles from a cross-core wake-up until the task runs
     uint64_t lockup_ps = 200000000000;           // ps one unit of work may run before the soft-lockup watchdog fires (0: off)
     bool irq_time_accounting = false;            // CONFIG_IRQ_TIME_ACCOUNTING: /proc/stat irq and softirq time measured
+    uint32_t ipi_cycles = 0;                     // reschedule IPI on an idle core woken from another (hardirq)
+    uint32_t idle_exit_cycles = 0;               // idle loop exit and switch from the idle task to a task
+    uint32_t block_cycles = 0;                   // a task blocking with nothing else runnable: switch to idle
 };
 
 struct cpu_config {

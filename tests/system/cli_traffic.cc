@@ -340,6 +340,42 @@ START_TEST(test_kernel_accounting)
 }
 END_TEST
 
+// The receiver's blocking path: at 10 k/s the application sleeps in recvmsg
+// between datagrams; each datagram's sk_data_ready wakes it, at the waker's
+// cost on the RX core, with a reschedule IPI, an idle exit and, when the
+// queue is empty again, a block on its own core. The costs land where they
+// are spent, by the count of each event.
+START_TEST(test_receiver_sleeps_and_is_woken)
+{
+    const std::vector<std::string> base = {"run", "-q", "-o", "scenario.duration=20ms", "-o", "traffic.frame_rate=10000"};
+    std::vector<std::string> a = base, b = base;
+    a.insert(a.end(), {"--run-dir", g_tmp + "/a"});
+    b.insert(b.end(), {"-o", "kernel.wake_cycles=3000", "-o", "kernel.ipi_cycles=1000", "-o",
+                       "kernel.idle_exit_cycles=2000", "-o", "kernel.block_cycles=1500", "--run-dir", g_tmp + "/b"});
+    for (const auto* args : {&a, &b}) {
+        const proc_result r = fecsim(*args);
+        ck_assert_msg(r.status == 0, "%s", r.err.c_str());
+    }
+    const std::string sa = read_text(g_tmp + "/a/stats.json"), sb = read_text(g_tmp + "/b/stats.json");
+    auto n = [](const std::string& s, const char* k) { return json_number(s, std::string("counters.") + k); };
+    const double sleeps = n(sa, "app.sleeps"), datagrams = n(sa, "app.datagrams");
+    ck_assert_msg(sleeps >= 0.95 * datagrams, "%.0f sleeps for %.0f datagrams", sleeps, datagrams);
+    ck_assert_double_eq(n(sa, "cpu1.ipis"), n(sa, "cpu1.idle_exits"));
+    ck_assert_double_ge(n(sa, "cpu1.blocks"), sleeps - 1);
+    const double ipis = n(sb, "cpu1.ipis"), exits = n(sb, "cpu1.idle_exits"), blocks = n(sb, "cpu1.blocks");
+    ck_assert_double_ge(ipis, 0.95 * datagrams);
+    const double ps = 1e6 / 996;  // per cycle at the profile's 996 MHz
+    const double d_irq = n(sb, "cpu1.irq_ps") - n(sa, "cpu1.irq_ps");
+    ck_assert_msg(std::fabs(d_irq - ipis * 1000 * ps) < 0.01 * ipis * 1000 * ps, "IPI time %.0f ps for %.0f IPIs", d_irq,
+                  ipis);
+    const double d_sys = n(sb, "cpu1.sys_ps") - n(sa, "cpu1.sys_ps"), want = (exits * 2000 + blocks * 1500) * ps;
+    ck_assert_msg(std::fabs(d_sys - want) < 0.05 * want, "sys time +%.0f ps, idle exits and blocks %.0f ps", d_sys, want);
+    // The RX core pays for each wake of the sleeping reader.
+    const double d0 = n(sb, "cpu0.softirq_ps") + n(sb, "cpu0.irq_ps") - n(sa, "cpu0.softirq_ps") - n(sa, "cpu0.irq_ps");
+    ck_assert_msg(d0 > 0.9 * ipis * 3000 * ps, "RX core +%.0f ps for %.0f wakes", d0, ipis);
+}
+END_TEST
+
 Suite* suite_cli_traffic(void)
 {
     Suite* s = suite_create("cli_traffic");
@@ -352,6 +388,7 @@ Suite* suite_cli_traffic(void)
     tcase_add_test(tc, test_probe_failure);
     tcase_add_test(tc, test_report_formats);
     tcase_add_test(tc, test_kernel_accounting);
+    tcase_add_test(tc, test_receiver_sleeps_and_is_woken);
     suite_add_tcase(s, tc);
     return s;
 }
