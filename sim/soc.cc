@@ -122,7 +122,7 @@ soc::soc(const soc_config& cfg) : m_cfg(cfg), m_mem(seeded(cfg)), m_stress("stre
             throw std::invalid_argument("tx.core must name an existing core");
         khost::tx_config tc = cfg.tx;
         tc.board_mac = cfg.board.mac_address;
-        m_tx.reset(new tx_task(tc, *m_cores[cfg.tx.core], &m_ndev));
+        m_tx.reset(new tx_task(tc, *m_cores[cfg.tx.core], &m_ndev, tx_port(cfg.driver, m_driver)));
         m_cores[cfg.tx.core]->add_task(m_tx.get());
     }
     const khost::stress_config& sc = m_stress.config();
@@ -355,6 +355,8 @@ void soc::visit_stats(const stat_visitor& v) const
         stats_visit(&const_cast<app_task&>(*m_app).stats(), app_stat_rows, app_stat_count, "app.", v);
     if (m_tx)
         stats_visit(&m_tx->stats(), tx_stat_rows, tx_stat_count, "tx.", v);
+    if (m_tx)
+        m_tx->visit_queue_stats(v);
     net_counters_visit(v);
     if (m_faulted)
         return;
