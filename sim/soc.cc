@@ -314,6 +314,16 @@ run_summary soc::run()
     s.cpf_total = per(cs.cat_driver + cs.cat_desc + cs.cat_mmio + cs.cat_dma_sync + cs.cat_copy + cs.cat_stack +
                       cs.cat_alloc);
     s.dma_sync_cycles = m_kernel->stats().dma_sync_ps / irqc.clock().period_ps;
+    {
+        std::map<std::string, uint64_t> q;
+        if (m_tx)
+            m_tx->visit_queue_stats([&](const std::string& n, uint64_t x, const char*, const char*) { q[n] = x; });
+        const double ns = secs * 1e9;
+        s.txq_ring_mean = ns > 0 ? (double)q["txq.inflight_bd_ns_sum"] / ns : 0;
+        s.txq_stopped_pct = ns > 0 ? std::min(100.0, 100.0 * (double)q["txq.stopped_ns"] / ns) : 0;
+        s.txq_latency_mean_us = q["txq.completed"] ? (double)q["txq.latency_ns_sum"] / (double)q["txq.completed"] / 1e3 : 0;
+        s.txq_latency_max_us = (double)q["txq.latency_ns_max"] / 1e3;
+    }
     for (const auto& v : m_kernel->checker().violations())
         s.violations.push_back({cv_kind_name(v.kind), v.where, v.detail, v.count, v.pa, v.buf_pa, v.buf_len});
     s.coherence_violations = s.violations.size();
