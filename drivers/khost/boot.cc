@@ -160,8 +160,11 @@ std::string tree_driver_report(void* handle)
 tx_v6_port tx_port(const driver_config& d, void* handle)
 {
     tx_v6_port p;
-    if (d.tree.empty())
+    if (d.tree.empty()) {  // fecsim's own driver: the 5.4 shim's counters (drivers/shim/txq.c)
+        p.stats = shim_txq_stats;
+        p.reset = shim_txq_reset;
         return p;
+    }
     p.xmit = (int (*)(const fecsim_v6_tx_req*))v6_symbol(handle, "fecsim_v6_xmit");
     p.set_wake = (void (*)(void (*)(void*), void*))v6_symbol(handle, "fecsim_v6_tx_set_wake");
     p.stats = (const fecsim_v6_tx_stats* (*)())v6_symbol(handle, "fecsim_v6_tx_stats_read");

@@ -76,6 +76,11 @@ struct fecsim_v6_tx_stats {
 const struct fecsim_v6_tx_stats *fecsim_v6_tx_stats_read(void);
 void fecsim_v6_tx_reset(void);
 
+/* Measurement code that must not cost simulated time: compiled without the
+ * memory-access and basic-block instrumentation (a run's timing is that of
+ * the same run without the counters). */
+#define FECSIM_UNCOSTED __attribute__((__no_sanitize_thread__, __no_sanitize_coverage__, __noinline__))
+
 /* Internal to the 6.x level (its .c files): */
 #ifdef FECSIM_API_LEVEL
 extern struct fecsim_v6_net_stats fecsim_v6_net;

@@ -36,10 +36,11 @@ struct tx_cb {
 #define TX_CB_MAGIC 0x7478736b62ull	/* "txskb" */
 _Static_assert(sizeof(struct tx_cb) <= sizeof(((struct sk_buff *)0)->cb), "tx_cb fits in skb->cb");
 
-static struct tx_cb *tx_cb(const struct sk_buff *skb)
-{
-	return (struct tx_cb *)skb->cb;
-}
+/* The bookkeeping below reads fields directly (no inline helpers: those
+ * would be instrumented copies). */
+#define tx_cb(skb) ((struct tx_cb *)(skb)->cb)
+#define tx_shinfo(skb) ((struct skb_shared_info *)((skb)->head + (skb)->end))
+#define tx_stopped(q) (((q)->state >> __QUEUE_STATE_DRV_XOFF) & 1)
 
 /* ------------------------------------------------------------ levels over time */
 
@@ -54,7 +55,7 @@ static void *g_wake_ctx;
 
 /* Integrate the levels up to now (core clocks may differ by a quantum:
  * time never runs backwards here). */
-static u64 levels_advance(void)
+FECSIM_UNCOSTED static u64 levels_advance(void)
 {
 	u64 now = simhost_time_ns();
 	if (now > g_level_t) {
@@ -65,7 +66,7 @@ static u64 levels_advance(void)
 	return g_level_t;
 }
 
-static void levels_note_max(void)
+FECSIM_UNCOSTED static void levels_note_max(void)
 {
 	if (g_skbs > g_st.inflight_skb_max)
 		g_st.inflight_skb_max = g_skbs;
@@ -73,7 +74,7 @@ static void levels_note_max(void)
 		g_st.inflight_bd_max = g_bds;
 }
 
-const struct fecsim_v6_tx_stats *fecsim_v6_tx_stats_read(void)
+FECSIM_UNCOSTED const struct fecsim_v6_tx_stats *fecsim_v6_tx_stats_read(void)
 {
 	u64 now = levels_advance();
 	static struct fecsim_v6_tx_stats snap;
@@ -83,10 +84,11 @@ const struct fecsim_v6_tx_stats *fecsim_v6_tx_stats_read(void)
 	return &snap;
 }
 
-void fecsim_v6_tx_reset(void)
+FECSIM_UNCOSTED void fecsim_v6_tx_reset(void)
 {
+	static const struct fecsim_v6_tx_stats zero;
 	u64 now = levels_advance();
-	memset(&g_st, 0, sizeof(g_st));
+	g_st = zero;
 	g_stopped_since = now;
 	levels_note_max();
 }
@@ -99,26 +101,36 @@ void fecsim_v6_tx_set_wake(void (*wake)(void *ctx), void *ctx)
 
 /* ------------------------------------------------------------ queue state */
 
-void netif_tx_stop_queue(struct netdev_queue *q)
+static FECSIM_UNCOSTED void tx_note_stop(const struct netdev_queue *q)
 {
-	if (!test_bit(__QUEUE_STATE_DRV_XOFF, &q->state)) {
+	if (!tx_stopped(q)) {
 		g_st.stops++;
 		g_stopped = 1;
 		g_stopped_since = simhost_time_ns();
 	}
-	set_bit(__QUEUE_STATE_DRV_XOFF, &q->state);
 }
 
-/* The queue runs again; the qdisc (__netif_schedule) resumes the sender. */
-void netif_tx_wake_queue(struct netdev_queue *q)
+static FECSIM_UNCOSTED void tx_note_wake(const struct netdev_queue *q)
 {
-	if (test_bit(__QUEUE_STATE_DRV_XOFF, &q->state)) {
+	if (tx_stopped(q)) {
 		u64 now = simhost_time_ns();
 		g_st.wakes++;
 		if (g_stopped && now > g_stopped_since)
 			g_st.stopped_ns += now - g_stopped_since;
 		g_stopped = 0;
 	}
+}
+
+void netif_tx_stop_queue(struct netdev_queue *q)
+{
+	tx_note_stop(q);
+	set_bit(__QUEUE_STATE_DRV_XOFF, &q->state);
+}
+
+/* The queue runs again; the qdisc (__netif_schedule) resumes the sender. */
+void netif_tx_wake_queue(struct netdev_queue *q)
+{
+	tx_note_wake(q);
 	clear_bit(__QUEUE_STATE_DRV_XOFF, &q->state);
 	if (g_wake)
 		g_wake(g_wake_ctx);
@@ -126,13 +138,13 @@ void netif_tx_wake_queue(struct netdev_queue *q)
 
 /* ------------------------------------------------------------ skb free */
 
-void shim_v6_tx_skb_free(struct sk_buff *skb)
+/* The counters of a transmitted skb's free; 0 if it is not one. */
+static FECSIM_UNCOSTED int tx_note_free(struct sk_buff *skb)
 {
 	struct tx_cb *cb = tx_cb(skb);
-	struct skb_shared_info *sh;
 
 	if (cb->magic != TX_CB_MAGIC)
-		return;
+		return 0;
 	cb->magic = 0;
 	if (skb == g_xmit_skb) {
 		g_xmit_dropped = 1;
@@ -146,6 +158,15 @@ void shim_v6_tx_skb_free(struct sk_buff *skb)
 		g_skbs--;
 		g_bds -= cb->bds;
 	}
+	return 1;
+}
+
+void shim_v6_tx_skb_free(struct sk_buff *skb)
+{
+	struct skb_shared_info *sh;
+
+	if (!tx_note_free(skb))
+		return;
 	/* The page fragments the shim gave the skb go back with it. */
 	sh = skb_shinfo(skb);
 	for (unsigned int i = 0; i < sh->nr_frags; i++)
@@ -153,7 +174,7 @@ void shim_v6_tx_skb_free(struct sk_buff *skb)
 	sh->nr_frags = 0;
 }
 
-void shim_v6_tx_count_bd(const struct sk_buff *skb, int hdr)
+FECSIM_UNCOSTED void shim_v6_tx_count_bd(const struct sk_buff *skb, int hdr)
 {
 	if (skb != g_xmit_skb)
 		return;
@@ -254,7 +275,6 @@ static struct sk_buff *tx_build_skb(struct net_device *dev, const struct fecsim_
 		skb->csum_start = skb->transport_header;
 		skb->csum_offset = coff;
 		put_be16(skb_transport_header(skb) + coff, pseudo_sum(ip, r->len - l4));
-		g_st.csum_partial++;
 	} else if (r->gso_size) {
 		simhost_stop("fecsim_v6_xmit: TSO without checksum offload (tx.csum_offload) is not what the stack sends");
 	}
@@ -266,13 +286,58 @@ static struct sk_buff *tx_build_skb(struct net_device *dev, const struct fecsim_
 	return skb;
 }
 
+/* Before ndo_start_xmit: the skb's mark, time and descriptors (a GSO skb's
+ * are counted as the driver builds its segments). */
+static FECSIM_UNCOSTED void tx_note_begin(struct sk_buff *skb, int gso)
+{
+	struct tx_cb *cb = tx_cb(skb);
+
+	const unsigned int frags = tx_shinfo(skb)->nr_frags;
+
+	if (frags)
+		g_st.sg_skbs++;
+	if (skb->ip_summed == CHECKSUM_PARTIAL)
+		g_st.csum_partial++;
+	cb->magic = TX_CB_MAGIC;
+	cb->enq_ns = simhost_time_ns();
+	cb->bds = gso ? 0 : 1 + frags;
+	cb->inflight = 0;
+	g_xmit_skb = skb;
+	g_xmit_dropped = 0;
+	g_st.xmits++;
+}
+
+/* After it: held by the driver, dropped by it, or handed back (busy). */
+static FECSIM_UNCOSTED void tx_note_end(struct sk_buff *skb, netdev_tx_t ret)
+{
+	struct tx_cb *cb = tx_cb(skb);
+
+	g_xmit_skb = NULL;
+	if (ret == NETDEV_TX_BUSY) {
+		g_st.xmits--;
+		g_st.busy++;
+		if (tx_shinfo(skb)->nr_frags)
+			g_st.sg_skbs--;
+		if (skb->ip_summed == CHECKSUM_PARTIAL)
+			g_st.csum_partial--;
+		cb->magic = 0;
+	} else if (g_xmit_dropped) {
+		g_st.driver_drops++;
+	} else {
+		levels_advance();
+		cb->inflight = 1;
+		g_skbs++;
+		g_bds += cb->bds;
+		levels_note_max();
+	}
+}
+
 int fecsim_v6_xmit(const struct fecsim_v6_tx_req *r)
 {
 	int prev = simhost_cat_enter(SIMHOST_CAT_STACK);
 	struct net_device *dev = shim_netdev_v6();
 	struct netdev_queue *nq;
 	struct sk_buff *skb;
-	struct tx_cb *cb;
 	netdev_tx_t ret;
 	int rc = FECSIM_V6_TX_OK;
 
@@ -292,33 +357,14 @@ int fecsim_v6_xmit(const struct fecsim_v6_tx_req *r)
 		rc = FECSIM_V6_TX_NOMEM;
 		goto out;
 	}
-	if (skb_shinfo(skb)->nr_frags)
-		g_st.sg_skbs++;
-	cb = tx_cb(skb);
-	cb->magic = TX_CB_MAGIC;
-	cb->enq_ns = simhost_time_ns();
-	cb->bds = r->gso_size ? 0 : 1 + skb_shinfo(skb)->nr_frags;
-	cb->inflight = 0;
-	g_xmit_skb = skb;
-	g_xmit_dropped = 0;
-	g_st.xmits++;
+	tx_note_begin(skb, r->gso_size != 0);
 	ret = dev->netdev_ops->ndo_start_xmit(skb, dev);
-	g_xmit_skb = NULL;
+	tx_note_end(skb, ret);
 	if (ret == NETDEV_TX_BUSY) {
 		/* The skb is still the stack's: the qdisc requeues it. */
-		g_st.xmits--;
-		g_st.busy++;
-		cb->magic = 0;
 		kfree_skb(skb);
 		rc = FECSIM_V6_TX_STOPPED;
-	} else if (g_xmit_dropped) {
-		g_st.driver_drops++;
 	} else {
-		levels_advance();
-		cb->inflight = 1;
-		g_skbs++;
-		g_bds += cb->bds;
-		levels_note_max();
 		txq_trans_cond_update(nq);
 	}
 out:
