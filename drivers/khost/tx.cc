@@ -29,7 +29,8 @@ static const stat_desc k_txq_rows[] = {
 #undef S
 };
 
-static const uint32_t k_proto_tcp = 1;  // tx.protocol's second choice
+static const uint32_t k_proto_tcp = 1;      // tx.protocol's second choice
+static const uint32_t k_max_skb_frags = 17;  // MAX_SKB_FRAGS of the shim's 6.x skbuff.h
 
 tx_task::tx_task(const tx_config& cfg, cpu::core& c, void** ndev, const tx_v6_port& port)
     : m_cfg(cfg), m_core(c), m_ndev(ndev), m_port(port), m_next(cfg.start_ps),
@@ -40,6 +41,24 @@ tx_task::tx_task(const tx_config& cfg, cpu::core& c, void** ndev, const tx_v6_po
         throw std::invalid_argument(std::string(cfg.protocol == k_proto_tcp ? "tx.protocol=tcp" : "tx.head_bytes") +
                                     " needs a kernel tree's driver (driver.tree): fecsim's own driver's transmit "
                                     "path takes linear UDP datagrams");
+    // What the stack would never hand a driver (the shim stops on it too).
+    const bool tcp = cfg.protocol == k_proto_tcp;
+    const uint32_t send = cfg.send_bytes ? cfg.send_bytes : cfg.mss;
+    const uint32_t headers = tcp ? TRAFFIC_TCP_L2L4_HDR : TRAFFIC_L2L4_HDR;
+    const uint32_t len = tcp ? headers + send : cfg.frame_bytes - TRAFFIC_FCS;
+    if (cfg.head_bytes && cfg.head_bytes < headers)
+        throw std::invalid_argument("tx.head_bytes=" + std::to_string(cfg.head_bytes) +
+                                    " is shorter than the frame's headers (" + std::to_string(headers) +
+                                    " B): the stack keeps them in the linear head");
+    if (cfg.head_bytes && cfg.head_bytes < len &&
+        (len - cfg.head_bytes + cfg.frag_bytes - 1) / cfg.frag_bytes > k_max_skb_frags)
+        throw std::invalid_argument("tx.head_bytes=" + std::to_string(cfg.head_bytes) + " and tx.frag_bytes=" +
+                                    std::to_string(cfg.frag_bytes) + " leave more than MAX_SKB_FRAGS (" +
+                                    std::to_string(k_max_skb_frags) + ") page fragments for a " +
+                                    std::to_string(len) + "-B frame");
+    if (tcp && send > cfg.mss && !cfg.csum_offload)
+        throw std::invalid_argument("tx.send_bytes=" + std::to_string(send) + " > tx.mss makes GSO skbs, which need "
+                                    "tx.csum_offload=true (TSO implies checksum offload)");
     // From the board (its address, 192.168.0.1) to the link partner (02:00:00:00:00:02).
     const uint8_t peer[6] = {0x02, 0, 0, 0, 0, 0x02};
     for (int i = 0; i < 6; i++) {
@@ -50,8 +69,7 @@ tx_task::tx_task(const tx_config& cfg, cpu::core& c, void** ndev, const tx_v6_po
     m_flow.dst_ip = 0xC0A80002u;
     m_flow.src_port = 5201;
     m_flow.dst_port = 5001;
-    const uint32_t send = cfg.send_bytes ? cfg.send_bytes : cfg.mss;
-    m_frame.resize(cfg.protocol == k_proto_tcp ? TRAFFIC_TCP_L2L4_HDR + send : cfg.frame_bytes);
+    m_frame.resize(tcp ? TRAFFIC_TCP_L2L4_HDR + send : cfg.frame_bytes);
     if (m_port.set_wake)
         m_port.set_wake(&tx_task::woken, this);
     c.wake_at(m_next);

@@ -263,6 +263,32 @@ START_TEST(test_patch_refused)
 }
 END_TEST
 
+// Sender keys the stack would not honour are refused before the run (exit 2,
+// naming the keys): TCP or scatter-gather with fecsim's own driver, a head
+// shorter than the headers, more fragments than MAX_SKB_FRAGS.
+START_TEST(test_bad_tx_keys)
+{
+    const std::string own = fecsim_srcdir() + "/scenarios/regress/tx-40k-246-stress.ini";
+    proc_result r = fecsim({"run", own, "-q", "--out", g_tmp + "/res", "-o", "tx.protocol=tcp"});
+    ck_assert_msg(r.status == 2 && r.err.find("tx.protocol=tcp needs a kernel tree's driver (driver.tree)") !=
+                                       std::string::npos,
+                  "exit %d: %s", r.status, r.err.c_str());
+    if (have_tree()) {
+        const std::string ini = fecsim_srcdir() + "/scenarios/imx6q/upstream-6.12-tx.ini";
+        r = fecsim({"run", ini, "-q", "--out", g_tmp + "/res", "-o", "tx.head_bytes=20"});
+        ck_assert_msg(r.status == 2 && r.err.find("tx.head_bytes=20 is shorter than the frame's headers (42 B)") !=
+                                           std::string::npos,
+                      "exit %d: %s", r.status, r.err.c_str());
+        r = fecsim({"run", ini, "-q", "--out", g_tmp + "/res", "-o", "tx.protocol=tcp", "-o", "tx.send_bytes=65000",
+                    "-o", "tx.head_bytes=66", "-o", "tx.frag_bytes=1024"});
+        ck_assert_msg(r.status == 2 && r.err.find("leave more than MAX_SKB_FRAGS (17) page fragments") !=
+                                           std::string::npos,
+                      "exit %d: %s", r.status, r.err.c_str());
+    }
+    ck_assert(!exists(g_tmp + "/res"));
+}
+END_TEST
+
 // One row of fecsim regress's table: baseline, new and verdict of metric.
 struct row {
     double baseline = 0, now = 0;
@@ -339,6 +365,7 @@ Suite* suite_cli_tree_tx(void)
     tcase_add_test(tc, test_uncleared_checksum_field_is_caught);
     tcase_add_test(tc, test_tcp_tso);
     tcase_add_test(tc, test_patch_refused);
+    tcase_add_test(tc, test_bad_tx_keys);
     tcase_add_test(tc, test_tx_ring_patch_through_regress);
     suite_add_tcase(s, tc);
     return s;
