@@ -322,6 +322,20 @@ static void apply_patches(const std::string& dir, const std::vector<std::string>
         write_file(dir + "/patches.txt", notes);
 }
 
+// A fresh directory cache_dir/build-<pid>@<host>-XXXXXX: the pid and host
+// in the name let a later build tell a dead process's directory
+// (clean_stale_builds).
+static std::string make_build_dir(const std::string& cache_dir)
+{
+    mkdirs(cache_dir);
+    std::string tmpl = cache_dir + "/build-" + std::to_string(getpid()) + "@" + host_name() + "-XXXXXX";
+    std::vector<char> t(tmpl.begin(), tmpl.end());
+    t.push_back(0);
+    if (!mkdtemp(t.data()))
+        io_fail("cannot create a build directory in " + cache_dir, errno);
+    return t.data();
+}
+
 // Runs build(tmp) in a fresh build directory of cache_dir and renames it to
 // final_dir, unless final_dir/driver.so exists already. A failed build
 // leaves nothing behind.
@@ -332,13 +346,7 @@ static void cached_build(const std::string& cache_dir, const std::string& final_
         return;
     mkdirs(cache_dir);
     clean_stale_builds(cache_dir);
-    // The pid and host in the name let a later build tell a dead build's directory.
-    std::string tmpl = cache_dir + "/build-" + std::to_string(getpid()) + "@" + host_name() + "-XXXXXX";
-    std::vector<char> t(tmpl.begin(), tmpl.end());
-    t.push_back(0);
-    if (!mkdtemp(t.data()))
-        io_fail("cannot create a build directory in " + cache_dir, errno);
-    const std::string tmp = t.data();
+    const std::string tmp = make_build_dir(cache_dir);
     try {
         build(tmp);
     } catch (...) {
@@ -811,14 +819,7 @@ std::vector<std::string> driver_patch_notes(const driver_build_config& in)
     if (in.patches.empty())
         return notes;
     driver_build_config cfg = in;
-    const std::string cache_dir = cache_dir_or_default(cfg.cache_dir);
-    mkdirs(cache_dir);
-    std::string tmpl = cache_dir + "/patch-" + std::to_string(getpid()) + "@" + host_name() + "-XXXXXX";
-    std::vector<char> t(tmpl.begin(), tmpl.end());
-    t.push_back(0);
-    if (!mkdtemp(t.data()))
-        io_fail("cannot create a directory in " + cache_dir, errno);
-    const std::string tmp = t.data();
+    const std::string tmp = make_build_dir(cache_dir_or_default(cfg.cache_dir));
     try {
         std::string origin;
         if (!cfg.tree.empty()) {

@@ -49,6 +49,26 @@ uint16_t fold(uint32_t s)
     return (uint16_t)s;
 }
 
+// Ethernet II and IPv4 headers (DF, TTL 64, valid header checksum) of a
+// datagram of l4_len bytes of protocol proto; returns the IP header.
+uint8_t* put_eth_ip(uint8_t* eth, const traffic_flow* fl, size_t l4_len, uint16_t id, uint8_t proto)
+{
+    std::memcpy(eth, fl->dst_mac, 6);
+    std::memcpy(eth + 6, fl->src_mac, 6);
+    put16(eth + 12, 0x0800);
+    uint8_t* ip = eth + TRAFFIC_ETH_HDR;
+    ip[0] = 0x45; ip[1] = 0;
+    put16(ip + 2, (uint16_t)(TRAFFIC_IP_HDR + l4_len));
+    put16(ip + 4, id);      // identification
+    put16(ip + 6, 0x4000);  // DF
+    ip[8] = 64; ip[9] = proto;
+    put16(ip + 10, 0);
+    put32(ip + 12, fl->src_ip);
+    put32(ip + 16, fl->dst_ip);
+    put16(ip + 10, traffic_inet_checksum(ip, TRAFFIC_IP_HDR));
+    return ip;
+}
+
 // Sum of the pseudo header and the L4 segment (checksum field included).
 uint16_t l4_sum(const uint8_t* ip, const uint8_t* l4, size_t l4len, uint8_t proto)
 {
@@ -133,20 +153,7 @@ size_t traffic_build_frame(uint8_t* out, size_t frame_len, const struct traffic_
     if (frame_len < TRAFFIC_MIN_FRAME || frame_len > TRAFFIC_MAX_FRAME)
         return 0;
     const size_t plen = frame_len - TRAFFIC_FCS - TRAFFIC_L2L4_HDR;
-    uint8_t* eth = out;
-    std::memcpy(eth, fl->dst_mac, 6);
-    std::memcpy(eth + 6, fl->src_mac, 6);
-    put16(eth + 12, 0x0800);
-    uint8_t* ip = eth + TRAFFIC_ETH_HDR;
-    ip[0] = 0x45; ip[1] = 0;
-    put16(ip + 2, (uint16_t)(TRAFFIC_IP_HDR + TRAFFIC_UDP_HDR + plen));
-    put16(ip + 4, (uint16_t)seq);  // identification
-    put16(ip + 6, 0x4000);         // DF
-    ip[8] = 64; ip[9] = 17;
-    put16(ip + 10, 0);
-    put32(ip + 12, fl->src_ip);
-    put32(ip + 16, fl->dst_ip);
-    put16(ip + 10, traffic_inet_checksum(ip, TRAFFIC_IP_HDR));
+    uint8_t* ip = put_eth_ip(out, fl, TRAFFIC_UDP_HDR + plen, (uint16_t)seq, 17);
     uint8_t* udp = ip + TRAFFIC_IP_HDR;
     put16(udp, fl->src_port);
     put16(udp + 2, fl->dst_port);
@@ -235,20 +242,7 @@ size_t traffic_build_tcp(uint8_t* out, size_t plen, const struct traffic_flow* f
 {
     if (plen > 65535 - TRAFFIC_IP_HDR - TRAFFIC_TCP_HDR)
         return 0;
-    uint8_t* eth = out;
-    std::memcpy(eth, fl->dst_mac, 6);
-    std::memcpy(eth + 6, fl->src_mac, 6);
-    put16(eth + 12, 0x0800);
-    uint8_t* ip = eth + TRAFFIC_ETH_HDR;
-    ip[0] = 0x45; ip[1] = 0;
-    put16(ip + 2, (uint16_t)(TRAFFIC_IP_HDR + TRAFFIC_TCP_HDR + plen));
-    put16(ip + 4, ip_id);
-    put16(ip + 6, 0x4000);  // DF
-    ip[8] = 64; ip[9] = 6;
-    put16(ip + 10, 0);
-    put32(ip + 12, fl->src_ip);
-    put32(ip + 16, fl->dst_ip);
-    put16(ip + 10, traffic_inet_checksum(ip, TRAFFIC_IP_HDR));
+    uint8_t* ip = put_eth_ip(out, fl, TRAFFIC_TCP_HDR + plen, ip_id, 6);
     uint8_t* th = ip + TRAFFIC_IP_HDR;
     std::memset(th, 0, TRAFFIC_TCP_HDR);
     put16(th, fl->src_port);
