@@ -229,6 +229,25 @@ START_TEST(test_tcp_tso)
 }
 END_TEST
 
+// Same scenario and seed: bit-identical statistics, for UDP with checksum
+// offload and for TCP with TSO and scatter-gather.
+START_TEST(test_tx_deterministic)
+{
+    if (!have_tree())
+        return;
+    for (const char* sc : {"scenarios/regress-upstream/tx-1g-udp-1518.ini", "scenarios/regress-upstream/tx-1g-tcp-tso.ini"}) {
+        std::string stats[2];
+        for (int i = 0; i < 2; i++) {
+            const std::string out = g_tmp + "/det" + std::to_string(i);
+            stats[i] = read_text(run_dir(sc, {"-o", "scenario.duration=3ms"}, out) + "/stats.json");
+            rm_rf(out);
+        }
+        ck_assert_msg(stats[0].size() > 1000 && stats[0] == stats[1], "%s: stats.json differs between two runs", sc);
+        ck_assert_msg(stats[0].find("\"txq\"") != std::string::npos, "%s: no txq counters", sc);
+    }
+}
+END_TEST
+
 // --patch's strip level: a patch that does not apply at any level, or at
 // two, is refused (exit 2) with patch's words, nothing written.
 START_TEST(test_patch_refused)
@@ -364,6 +383,7 @@ Suite* suite_cli_tree_tx(void)
     tcase_add_test(tc, test_udp_checksum_offload_on_the_wire);
     tcase_add_test(tc, test_uncleared_checksum_field_is_caught);
     tcase_add_test(tc, test_tcp_tso);
+    tcase_add_test(tc, test_tx_deterministic);
     tcase_add_test(tc, test_patch_refused);
     tcase_add_test(tc, test_bad_tx_keys);
     tcase_add_test(tc, test_tx_ring_patch_through_regress);
