@@ -8,7 +8,7 @@ drivers_libshim_a_CFLAGS = -std=gnu11 $(FEC_OPT) -fno-builtin -fno-common -fsani
 drivers_libshim_a_SOURCES = \
 	drivers/shim/simhost.h drivers/shim/shim.h \
 	drivers/shim/mem.c drivers/shim/lib.c drivers/shim/dma.c drivers/shim/io.c \
-	drivers/shim/platform.c drivers/shim/irq.c drivers/shim/net.c
+	drivers/shim/platform.c drivers/shim/irq.c drivers/shim/net.c drivers/shim/txq.c
 EXTRA_DIST += drivers/shim/include drivers/shim/v6 drivers/fec
 
 # Programs that run drivers link the whole shim (the driver, loaded at run

@@ -126,7 +126,7 @@ soc::soc(const soc_config& cfg) : m_cfg(cfg), m_mem(seeded(cfg)), m_stress("stre
             throw std::invalid_argument("tx.core must name an existing core");
         khost::tx_config tc = cfg.tx;
         tc.board_mac = cfg.board.mac_address;
-        m_tx.reset(new tx_task(tc, *m_cores[cfg.tx.core], &m_ndev));
+        m_tx.reset(new tx_task(tc, *m_cores[cfg.tx.core], &m_ndev, tx_port(cfg.driver, m_driver)));
         m_cores[cfg.tx.core]->add_task(m_tx.get());
     }
     const khost::stress_config& sc = m_stress.config();
@@ -418,6 +418,16 @@ run_summary soc::run()
     s.cpf_total = per(cs.cat_driver + cs.cat_desc + cs.cat_mmio + cs.cat_dma_sync + cs.cat_copy + cs.cat_stack +
                       cs.cat_alloc);
     s.dma_sync_cycles = m_kernel->stats().dma_sync_ps / irqc.clock().period_ps;
+    {
+        std::map<std::string, uint64_t> q;
+        if (m_tx)
+            m_tx->visit_queue_stats([&](const std::string& n, uint64_t x, const char*, const char*) { q[n] = x; });
+        const double ns = secs * 1e9;
+        s.txq_ring_mean = ns > 0 ? (double)q["txq.inflight_bd_ns_sum"] / ns : 0;
+        s.txq_stopped_pct = ns > 0 ? std::min(100.0, 100.0 * (double)q["txq.stopped_ns"] / ns) : 0;
+        s.txq_latency_mean_us = q["txq.completed"] ? (double)q["txq.latency_ns_sum"] / (double)q["txq.completed"] / 1e3 : 0;
+        s.txq_latency_max_us = (double)q["txq.latency_ns_max"] / 1e3;
+    }
     for (const auto& v : m_kernel->checker().violations())
         s.violations.push_back({cv_kind_name(v.kind), v.where, v.detail, v.count, v.pa, v.buf_pa, v.buf_len});
     s.coherence_violations = s.violations.size();
@@ -459,6 +469,8 @@ void soc::visit_stats(const stat_visitor& v) const
         stats_visit(&const_cast<app_task&>(*m_app).stats(), app_stat_rows, app_stat_count, "app.", v);
     if (m_tx)
         stats_visit(&m_tx->stats(), tx_stat_rows, tx_stat_count, "tx.", v);
+    if (m_tx)
+        m_tx->visit_queue_stats(v);
     net_counters_visit(v);
     auto nonneg = [](int64_t x) { return x > 0 ? (uint64_t)x : 0; };
     v("flight.start", nonneg(m_flight_start.counted),

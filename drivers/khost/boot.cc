@@ -5,6 +5,7 @@
 #include "common/log.h"
 #include "common/ticks.h"
 #include "drivers/khost/driver_build.h"
+#include "drivers/khost/tx.h"
 #include "drivers/shim/shim.h"
 #include "drivers/shim/v6/fecsim_v6.h"
 #include <dlfcn.h>
@@ -154,6 +155,21 @@ std::string tree_driver_report(void* handle)
     char buf[8192];
     report(buf, sizeof buf);
     return buf;
+}
+
+tx_v6_port tx_port(const driver_config& d, void* handle)
+{
+    tx_v6_port p;
+    if (d.tree.empty()) {  // fecsim's own driver: the 5.4 shim's counters (drivers/shim/txq.c)
+        p.stats = shim_txq_stats;
+        p.reset = shim_txq_reset;
+        return p;
+    }
+    p.xmit = (int (*)(const fecsim_v6_tx_req*))v6_symbol(handle, "fecsim_v6_xmit");
+    p.set_wake = (void (*)(void (*)(void*), void*))v6_symbol(handle, "fecsim_v6_tx_set_wake");
+    p.stats = (const fecsim_v6_tx_stats* (*)())v6_symbol(handle, "fecsim_v6_tx_stats_read");
+    p.reset = (void (*)())v6_symbol(handle, "fecsim_v6_tx_reset");
+    return p;
 }
 
 std::function<void()> net_rx_softirq_handler(const driver_config& d, void* handle)

@@ -42,6 +42,10 @@ void net_rx_softirq();
 // The handler for driver d (handle: driver_setup's): net_rx_softirq, or the
 // 6.x level's of a kernel tree's driver.
 std::function<void()> net_rx_softirq_handler(const driver_config& d, void* handle);
+// The sender's way into driver d: a kernel tree's driver's transmit entry
+// points (drivers/shim/v6/fecsim_v6.h), none for fecsim's own driver.
+struct tx_v6_port;
+tx_v6_port tx_port(const driver_config& d, void* handle);
 // A kernel tree's driver at the end of a run, as text lines (interface,
 // link, ethtool -S names); "" for fecsim's own driver.
 std::string tree_driver_report(void* handle);

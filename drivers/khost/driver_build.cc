@@ -264,17 +264,76 @@ void make_dirs(const std::string& path) { mkdirs(path); }
 // part of the cache key.
 static const char* const k_link_flags = "-shared";
 
-// Applies the patches in order with patch -p1 in dir (a copy of `origin`'s files).
+// The strip levels tried for a patch: git format-patch / git diff output
+// (a/..., b/...) needs 1, a diff made inside the tree 0, one made above it 2..4.
+static const int k_max_strip_level = 4;
+
+// The strip level with which patch p applies in dir: the one of -p0..-p4
+// for which `patch --dry-run` succeeds. None: driver_error with patch's own
+// words (of the level that found the files, else of -p1); more than one:
+// driver_error naming them (the patch is ambiguous, nothing is guessed).
+static int patch_strip_level(const std::string& dir, const std::string& p, const std::string& origin)
+{
+    std::vector<int> ok;
+    std::string why, why_p1;
+    for (int level = 0; level <= k_max_strip_level; level++) {
+        std::string out;
+        const int rc = run("patch -p" + std::to_string(level) + " --dry-run --batch --forward -d " + quote(dir) +
+                               " -i " + quote(absolute(p)),
+                           &out);
+        if (rc < 0 || io_failure_in(out))
+            step_failed(rc, "patch " + p + " could not be tried against " + origin, out);
+        if (rc == 0)
+            ok.push_back(level);
+        else if (level == 1)
+            why_p1 = out;
+        if (rc != 0 && why.empty() && out.find("can't find file to patch") == std::string::npos)
+            why = out;  // found the files, but the hunks do not apply
+    }
+    if (ok.size() == 1)
+        return ok[0];
+    if (ok.empty())
+        throw driver_error("patch " + p + " does not apply to " + origin + " with any strip level -p0..-p" +
+                           std::to_string(k_max_strip_level) + ":\n" + (why.empty() ? why_p1 : why));
+    std::string levels;
+    for (int l : ok)
+        levels += (levels.empty() ? "-p" : ", -p") + std::to_string(l);
+    throw driver_error("patch " + p + " applies to " + origin + " with more than one strip level (" + levels +
+                       "): ambiguous, refused; give file names that name one place in the tree (git diff: a/... b/...)");
+}
+
+// Applies the patches in order in dir (a copy of `origin`'s files; origin
+// itself is never written), each with the strip level it needs
+// (patch_strip_level), and records "-pN path" lines in dir/patches.txt.
 static void apply_patches(const std::string& dir, const std::vector<std::string>& patches, const std::string& origin)
 {
+    std::string notes;
     for (const auto& p : patches) {
+        const int level = patch_strip_level(dir, p, origin);
         std::string out;
-        const int rc = run("patch -p1 --batch --forward --no-backup-if-mismatch -d " + quote(dir) + " -i " +
-                               quote(absolute(p)),
+        const int rc = run("patch -p" + std::to_string(level) + " --batch --forward --no-backup-if-mismatch -d " +
+                               quote(dir) + " -i " + quote(absolute(p)),
                            &out);
         if (rc != 0)
             step_failed(rc, "patch " + p + " does not apply to " + origin, out);
+        notes += "-p" + std::to_string(level) + " " + absolute(p) + "\n";
     }
+    if (!patches.empty())
+        write_file(dir + "/patches.txt", notes);
+}
+
+// A fresh directory cache_dir/build-<pid>@<host>-XXXXXX: the pid and host
+// in the name let a later build tell a dead process's directory
+// (clean_stale_builds).
+static std::string make_build_dir(const std::string& cache_dir)
+{
+    mkdirs(cache_dir);
+    std::string tmpl = cache_dir + "/build-" + std::to_string(getpid()) + "@" + host_name() + "-XXXXXX";
+    std::vector<char> t(tmpl.begin(), tmpl.end());
+    t.push_back(0);
+    if (!mkdtemp(t.data()))
+        io_fail("cannot create a build directory in " + cache_dir, errno);
+    return t.data();
 }
 
 // Runs build(tmp) in a fresh build directory of cache_dir and renames it to
@@ -287,13 +346,7 @@ static void cached_build(const std::string& cache_dir, const std::string& final_
         return;
     mkdirs(cache_dir);
     clean_stale_builds(cache_dir);
-    // The pid and host in the name let a later build tell a dead build's directory.
-    std::string tmpl = cache_dir + "/build-" + std::to_string(getpid()) + "@" + host_name() + "-XXXXXX";
-    std::vector<char> t(tmpl.begin(), tmpl.end());
-    t.push_back(0);
-    if (!mkdtemp(t.data()))
-        io_fail("cannot create a build directory in " + cache_dir, errno);
-    const std::string tmp = t.data();
+    const std::string tmp = make_build_dir(cache_dir);
     try {
         build(tmp);
     } catch (...) {
@@ -348,6 +401,8 @@ void* driver_load(const driver_build_config& in)
         h = fnv(fnv(h, f), slurp(src + "/" + f));
     for (const auto& p : cfg.patches)
         h = fnv(fnv(h, "patch"), slurp(p));
+    if (!cfg.patches.empty())
+        h = fnv(h, "patches.txt");  // builds that record their strip levels
     for (const auto& f : list_files(cfg.shim_dir + "/include", true))
         h = fnv(fnv(h, f), slurp(cfg.shim_dir + "/include/" + f));
     h = fnv(h, slurp(cfg.shim_dir + "/simhost.h"));
@@ -705,6 +760,8 @@ static void* tree_driver_load(const driver_build_config& cfg)
         h = fnv(fnv(h, f), slurp(t.dir + "/" + f));
     for (const auto& p : cfg.patches)
         h = fnv(fnv(h, "patch"), slurp(p));
+    if (!cfg.patches.empty())
+        h = fnv(h, "patches.txt");  // builds that record their strip levels
     for (const auto& f : list_files(v6, true))
         h = fnv(fnv(h, f), slurp(v6 + "/" + f));
     h = fnv(h, slurp(cfg.shim_dir + "/v6/stop_on_call.list"));
@@ -754,6 +811,40 @@ static void* tree_driver_load(const driver_build_config& cfg)
             step_failed(rc, "the " + t.driver + " driver does not link", out);
     });
     return load_so(final_dir + "/driver.so");
+}
+
+std::vector<std::string> driver_patch_notes(const driver_build_config& in)
+{
+    std::vector<std::string> notes;
+    if (in.patches.empty())
+        return notes;
+    driver_build_config cfg = in;
+    const std::string tmp = make_build_dir(cache_dir_or_default(cfg.cache_dir));
+    try {
+        std::string origin;
+        if (!cfg.tree.empty()) {
+            const kernel_tree kt = kernel_tree_open(absolute(cfg.tree), cfg.tree_driver);
+            const std::string ddir = tmp + "/" + tree_driver_find(kt.driver)->dir;
+            mkdirs(ddir);
+            for (const auto& f : kt.files)
+                write_file(ddir + "/" + f, slurp(kt.dir + "/" + f));
+            origin = kt.root;
+        } else {
+            origin = absolute(cfg.source_dir.empty() ? default_driver_dir() : cfg.source_dir);
+            for (const auto& f : list_files(origin, false))
+                write_file(tmp + "/" + f, slurp(origin + "/" + f));
+        }
+        apply_patches(tmp, cfg.patches, origin);
+        std::ifstream f(tmp + "/patches.txt");
+        for (std::string line; std::getline(f, line);)
+            if (!line.empty())
+                notes.push_back(line);
+    } catch (...) {
+        rm_tree(tmp);
+        throw;
+    }
+    rm_tree(tmp);
+    return notes;
 }
 
 } // namespace khost

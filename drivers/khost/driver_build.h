@@ -64,6 +64,11 @@ std::string tree_kconfig_header(int version, int patchlevel, int sublevel);
 std::vector<std::string> stop_on_call_list(const std::string& shim_dir);
 // Build (or reuse) and dlopen; returns the handle. Throws driver_error.
 void* driver_load(const driver_build_config& cfg);
+// The patches of cfg as the build applies them, one line each: "-pN /abs/path"
+// (the strip level patch --dry-run finds, -p0..-p4), tried on a scratch copy
+// of the driver's files; empty without patches. Throws driver_error as
+// driver_load does for a patch that does not apply.
+std::vector<std::string> driver_patch_notes(const driver_build_config& cfg);
 // The board's device tree for a tree driver: dts compiled with dtc (the
 // blob's bytes). Throws driver_error (a dts that does not compile names
 // dtc's message) or driver_io_error (dtc cannot run).

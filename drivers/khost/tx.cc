@@ -1,5 +1,8 @@
 #include "drivers/khost/tx.h"
+#include <algorithm>
+#include <stdexcept>
 #include "drivers/shim/shim.h"
+#include "drivers/shim/v6/fecsim_v6.h"
 
 namespace khost {
 
@@ -10,7 +13,7 @@ static const param_desc k_tx_rows[] = {
 #include "drivers/khost/tx_params.def"
 #undef P
 };
-const param_table tx_param_table = {"tx", "sending application (iperf3 -c -u): UDP datagrams into the driver",
+const param_table tx_param_table = {"tx", "sending application (iperf3 -c -u, or a TCP stream): UDP datagrams or TCP sends into the driver",
                                     k_tx_rows, sizeof k_tx_rows / sizeof k_tx_rows[0]};
 
 const stat_desc tx_stat_rows[] = {
@@ -20,11 +23,42 @@ const stat_desc tx_stat_rows[] = {
 };
 const size_t tx_stat_count = sizeof tx_stat_rows / sizeof tx_stat_rows[0];
 
-tx_task::tx_task(const tx_config& cfg, cpu::core& c, void** ndev)
-    : m_cfg(cfg), m_core(c), m_ndev(ndev), m_next(cfg.start_ps), m_interval((tick_t)(1e12 / cfg.rate_fps + 0.5)),
-      m_frame(cfg.frame_bytes)
+static const stat_desc k_txq_rows[] = {
+#define S(...) FEC_STAT_ROW(fecsim_v6_tx_stats, __VA_ARGS__)
+#include "drivers/shim/v6/tx_stats.def"
+#undef S
+};
+
+static const uint32_t k_proto_tcp = 1;      // tx.protocol's second choice
+static const uint32_t k_max_skb_frags = 17;  // MAX_SKB_FRAGS of the shim's 6.x skbuff.h
+
+tx_task::tx_task(const tx_config& cfg, cpu::core& c, void** ndev, const tx_v6_port& port)
+    : m_cfg(cfg), m_core(c), m_ndev(ndev), m_port(port), m_next(cfg.start_ps),
+      m_interval((tick_t)(1e12 / cfg.rate_fps + 0.5))
 {
     mode = cpu::ctx::sys;
+    if (!m_port.xmit && (cfg.protocol == k_proto_tcp || cfg.head_bytes))
+        throw std::invalid_argument(std::string(cfg.protocol == k_proto_tcp ? "tx.protocol=tcp" : "tx.head_bytes") +
+                                    " needs a kernel tree's driver (driver.tree): fecsim's own driver's transmit "
+                                    "path takes linear UDP datagrams");
+    // What the stack would never hand a driver (the shim stops on it too).
+    const bool tcp = cfg.protocol == k_proto_tcp;
+    const uint32_t send = cfg.send_bytes ? cfg.send_bytes : cfg.mss;
+    const uint32_t headers = tcp ? TRAFFIC_TCP_L2L4_HDR : TRAFFIC_L2L4_HDR;
+    const uint32_t len = tcp ? headers + send : cfg.frame_bytes - TRAFFIC_FCS;
+    if (cfg.head_bytes && cfg.head_bytes < headers)
+        throw std::invalid_argument("tx.head_bytes=" + std::to_string(cfg.head_bytes) +
+                                    " is shorter than the frame's headers (" + std::to_string(headers) +
+                                    " B): the stack keeps them in the linear head");
+    if (cfg.head_bytes && cfg.head_bytes < len &&
+        (len - cfg.head_bytes + cfg.frag_bytes - 1) / cfg.frag_bytes > k_max_skb_frags)
+        throw std::invalid_argument("tx.head_bytes=" + std::to_string(cfg.head_bytes) + " and tx.frag_bytes=" +
+                                    std::to_string(cfg.frag_bytes) + " leave more than MAX_SKB_FRAGS (" +
+                                    std::to_string(k_max_skb_frags) + ") page fragments for a " +
+                                    std::to_string(len) + "-B frame");
+    if (tcp && send > cfg.mss && !cfg.csum_offload)
+        throw std::invalid_argument("tx.send_bytes=" + std::to_string(send) + " > tx.mss makes GSO skbs, which need "
+                                    "tx.csum_offload=true (TSO implies checksum offload)");
     // From the board (its address, 192.168.0.1) to the link partner (02:00:00:00:00:02).
     const uint8_t peer[6] = {0x02, 0, 0, 0, 0, 0x02};
     for (int i = 0; i < 6; i++) {
@@ -35,30 +69,112 @@ tx_task::tx_task(const tx_config& cfg, cpu::core& c, void** ndev)
     m_flow.dst_ip = 0xC0A80002u;
     m_flow.src_port = 5201;
     m_flow.dst_port = 5001;
+    m_frame.resize(tcp ? TRAFFIC_TCP_L2L4_HDR + send : cfg.frame_bytes);
+    if (m_port.set_wake)
+        m_port.set_wake(&tx_task::woken, this);
     c.wake_at(m_next);
+}
+
+void tx_task::woken(void* self)
+{
+    auto* t = static_cast<tx_task*>(self);
+    if (!t->m_held)
+        return;
+    cpu::core* c = cpu::core::current();
+    const tick_t at = c ? c->now() : now_ps();
+    t->m_next = std::min(t->m_next, at);  // retry now, not at the next send time
+    t->m_core.wake(at);
 }
 
 bool tx_task::runnable() const
 {
-    return *m_ndev && (!m_cfg.count || m_stats.attempts < m_cfg.count) && m_core.now() >= m_next;
+    if (!*m_ndev && !m_port.xmit)
+        return false;
+    if (m_held)  // retried when the queue wakes, or at the next send time
+        return m_core.now() >= m_next;
+    return (!m_cfg.count || m_stats.attempts < m_cfg.count) && m_core.now() >= m_next;
+}
+
+size_t tx_task::build(uint32_t* payload)
+{
+    if (m_cfg.protocol == k_proto_tcp) {
+        const uint32_t n = m_cfg.send_bytes ? m_cfg.send_bytes : m_cfg.mss;
+        const size_t len = traffic_build_tcp(m_frame.data(), n, &m_flow, m_seq, m_ip_id);
+        m_ip_id = (uint16_t)(m_ip_id + (n + m_cfg.mss - 1) / m_cfg.mss);  // one IP id a segment
+        m_seq += n;
+        *payload = n;
+        return len;
+    }
+    const size_t len = traffic_build_frame(m_frame.data(), m_cfg.frame_bytes, &m_flow, m_seq++);
+    *payload = (uint32_t)(len >= TRAFFIC_L2L4_HDR + TRAFFIC_FCS ? len - TRAFFIC_L2L4_HDR - TRAFFIC_FCS : 0);
+    return len >= TRAFFIC_FCS ? len - TRAFFIC_FCS : 0;  // the MAC appends the FCS (TC)
 }
 
 void tx_task::step(cpu::core& c)
 {
-    const cpu::ctx prev = c.set_ctx(cpu::ctx::user);
-    c.charge(m_cfg.datagram_cycles, cpu::CAT_STACK);
-    c.set_ctx(prev);
-    const size_t len = traffic_build_frame(m_frame.data(), m_cfg.frame_bytes, &m_flow, m_seq++);
-    m_stats.attempts++;
+    size_t len;
+    uint32_t payload;
+    if (m_held) {
+        len = m_held_len;
+        payload = m_held_payload;
+        m_held = false;
+    } else {
+        const cpu::ctx prev = c.set_ctx(cpu::ctx::user);
+        c.charge(m_cfg.datagram_cycles, cpu::CAT_STACK);
+        c.set_ctx(prev);
+        len = build(&payload);
+        m_stats.attempts++;
+    }
     c.charge(m_cfg.send_cycles, cpu::CAT_STACK);
-    // The MAC appends the FCS (TC): hand over the frame without it.
-    if (len >= 4 && shim_dev_xmit(*m_ndev, m_frame.data(), len - 4) == 0)
+    if (m_port.xmit) {
+        fecsim_v6_tx_req r{};
+        r.frame = m_frame.data();
+        r.len = (unsigned)len;
+        r.head_len = m_cfg.head_bytes;
+        r.frag_bytes = m_cfg.frag_bytes;
+        const uint32_t n = m_cfg.send_bytes ? m_cfg.send_bytes : m_cfg.mss;
+        r.gso_size = m_cfg.protocol == k_proto_tcp && n > m_cfg.mss ? m_cfg.mss : 0;
+        r.csum_offload = m_cfg.csum_offload;
+        const int rc = m_port.xmit(&r);
+        if (rc == FECSIM_V6_TX_OK) {
+            m_stats.sent++;
+            m_stats.bytes += payload;
+        } else if (rc == FECSIM_V6_TX_STOPPED) {
+            // The qdisc keeps the frame and the sender blocks until the driver
+            // wakes the queue (or the next send time: a carrier still down).
+            m_stats.requeues++;
+            m_held = true;
+            m_held_len = len;
+            m_held_payload = payload;
+        } else {
+            m_stats.refused++;
+        }
+    } else if (len && shim_dev_xmit(*m_ndev, m_frame.data(), len) == 0) {
         m_stats.sent++;
-    else
+        m_stats.bytes += payload;
+    } else {
         m_stats.refused++;
+    }
+    // Timer-driven: the next send at the next tick. A tree driver's sender
+    // that waited for its queue does not catch up in a burst.
     m_next += m_interval;
-    if (!m_cfg.count || m_stats.attempts < m_cfg.count)
+    if (m_port.xmit && m_next < c.now())
+        m_next = c.now() + (m_held ? m_interval : 0);
+    if (m_held || !m_cfg.count || m_stats.attempts < m_cfg.count)
         c.wake_at(m_next);
+}
+
+void tx_task::reset_stats()
+{
+    m_stats = {};
+    if (m_port.reset)
+        m_port.reset();
+}
+
+void tx_task::visit_queue_stats(const stat_visitor& v) const
+{
+    if (m_port.stats)
+        stats_visit(m_port.stats(), k_txq_rows, sizeof k_txq_rows / sizeof k_txq_rows[0], "txq.", v);
 }
 
 } // namespace khost

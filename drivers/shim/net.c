@@ -95,6 +95,7 @@ static __attribute__((__noinline__, __noclone__)) void skb_free(struct sk_buff *
 {
 	int prev = simhost_cat_enter(SIMHOST_CAT_ALLOC);
 
+	shim_txq_free(skb);
 	simhost_charge(cfg.free_cycles, SIMHOST_CAT_ALLOC);
 	simhost_kfree(skb->head, SIMHOST_MEM_SKB_DATA, site);
 	simhost_kfree(skb, SIMHOST_MEM_SKB, site);
@@ -228,6 +229,7 @@ void free_netdev(struct net_device *dev)
 
 void netif_tx_wake_queue(struct netdev_queue *q)
 {
+	shim_txq_wake(q);
 	netif_tx_start_queue(q);
 }
 
@@ -461,7 +463,9 @@ int shim_dev_xmit(void *ndev, const void *frame, size_t len)
 	}
 	memcpy(skb_put(skb, len), frame, len);
 	skb->protocol = htons(ETH_P_IP);
+	shim_txq_begin(skb);
 	ret = dev->netdev_ops->ndo_start_xmit(skb, dev);
+	shim_txq_end(skb, ret != NETDEV_TX_OK, dev);
 	if (ret != NETDEV_TX_OK) {
 		kfree_skb(skb);
 		st.tx_busy++;

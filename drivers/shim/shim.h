@@ -87,6 +87,20 @@ int shim_dev_xmit(void *ndev, const void *frame, size_t len);		/* datagrams wait
 const struct shim_net_stats *shim_net_stats(void);
 void shim_net_reset_stats(void);
 
+/* The transmit queue counters (drivers/shim/txq.c; the rows of
+ * drivers/shim/v6/tx_stats.def): read, and restart a measurement. */
+struct fecsim_v6_tx_stats;
+const struct fecsim_v6_tx_stats *shim_txq_stats(void);
+void shim_txq_reset(void);
+/* Internal to the shim (drivers/shim/net.c calls them). */
+struct sk_buff;
+struct net_device;
+struct netdev_queue;
+void shim_txq_begin(struct sk_buff *skb);
+void shim_txq_end(struct sk_buff *skb, int busy, const struct net_device *dev);
+void shim_txq_free(struct sk_buff *skb);
+void shim_txq_wake(const struct netdev_queue *q);
+
 #ifdef __cplusplus
 }
 #endif

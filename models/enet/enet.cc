@@ -409,8 +409,6 @@ void enet::reg_write(uint32_t off, uint32_t v)
     case REG_FTRL: m_ftrl = v & 0x3FFF; return;
     case REG_TACC:
         m_tacc = v & 0x19;
-        if (v & (TACC_IPCHK | TACC_PROCHK))
-            sim_log(log_level::unimp, name(), "TACC checksum insertion not modelled");
         return;
     case REG_RACC:
         m_racc = v & 0xC7;
@@ -1174,6 +1172,21 @@ void enet::tx_dma_thread()
                 m_tdar = false;
             }
             continue;
+        }
+        // Checksum insertion (store and forward, before padding and FCS):
+        // per frame by the enhanced BD's IINS/PINS, read from the frame's last
+        // BD as QEMU's imx_enet_do_tx does [qemu-imx_fec] (fec sets them on
+        // every BD of a frame), or for every frame by TACC.IPCHK/PROCHK
+        // (docs/sources.md §1.4).
+        {
+            const uint32_t esc = enhanced() ? s.bds.back().second.esc : 0;
+            const int done = traffic_insert_checksums(s.data.data(), s.len,
+                                                      (esc & TXESC_IINS) || (m_tacc & TACC_IPCHK),
+                                                      (esc & TXESC_PINS) || (m_tacc & TACC_PROCHK));
+            if (done & 1)
+                m_stats.tx_ip_csum_inserted++;
+            if (done & 2)
+                m_stats.tx_l4_csum_inserted++;
         }
         if (s.bds.back().second.sc & TXBD_TC) {
             if (s.len < MIN_FRAME_BYTES - FCS_BYTES) {  // pad short frames (assumption: always on)

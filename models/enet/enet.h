@@ -25,8 +25,9 @@
 //    their last byte; ERR006358 as a profile switch;
 //  - irq = (EIR & EIMR) != 0 after irq_latency_cycles; RXIC0/TXIC0 coalescing
 //    when has_coalesce.
-// Does not model: 1588 timer and timestamps, checksum insertion (TACC IPCHK/
-// PROCHK, esc IINS/PINS) and RACC discard/padding removal, collisions and half
+//  - TX checksum insertion: IPv4 header and TCP/UDP checksums by the enhanced
+//    BD's IINS/PINS or TACC.IPCHK/PROCHK (over the field as the driver left it);
+// Does not model: 1588 timer and timestamps, RACC discard/padding removal, collisions and half
 // duplex, graceful stop, magic packet/sleep, TX cut-through (TFWR watermark),
 // multi-queue/AVB rings, MMIO access latency (the CPU side charges it).
 // Register effects apply at sc_time_stamp(): initiators sync before MMIO.

@@ -234,8 +234,8 @@ enum tfwr_bit : uint32_t {
 // TACC / RACC bits (docs/sources.md §1.4).
 enum acc_bit : uint32_t {
     TACC_SHIFT16 = 1u << 0,  // TX: first 2 bytes of the first buffer are skipped
-    TACC_IPCHK = 1u << 3,    // insert IPv4 header checksum (not modelled)
-    TACC_PROCHK = 1u << 4,   // insert protocol checksum (not modelled)
+    TACC_IPCHK = 1u << 3,    // insert the IPv4 header checksum of every frame
+    TACC_PROCHK = 1u << 4,   // insert the TCP/UDP checksum of every frame
     RACC_PADREM = 1u << 0,   // remove Ethernet padding (not modelled)
     RACC_IPDIS = 1u << 1,    // discard frames with a bad IPv4 header checksum (not modelled)
     RACC_PRODIS = 1u << 2,   // discard frames with a bad protocol checksum (not modelled)
@@ -302,8 +302,8 @@ enum tx_bd_bit : uint16_t {
 enum tx_esc_bit : uint32_t {
     TXESC_INT = 1u << 30,   // driver-set: raise TXB/TXF for this BD [recall]
     TXESC_TS = 1u << 29,    // timestamp the frame (not modelled)
-    TXESC_PINS = 1u << 28,  // insert protocol checksum (not modelled)
-    TXESC_IINS = 1u << 27,  // insert IPv4 header checksum (not modelled)
+    TXESC_PINS = 1u << 28,  // insert the TCP/UDP checksum of this frame
+    TXESC_IINS = 1u << 27,  // insert the IPv4 header checksum of this frame
     TXESC_TXE = 1u << 15,   // transmit error (never set)
     TXESC_UE = 1u << 13,    // underflow (never set: store-and-forward)
 };

@@ -49,6 +49,26 @@ uint16_t fold(uint32_t s)
     return (uint16_t)s;
 }
 
+// Ethernet II and IPv4 headers (DF, TTL 64, valid header checksum) of a
+// datagram of l4_len bytes of protocol proto; returns the IP header.
+uint8_t* put_eth_ip(uint8_t* eth, const traffic_flow* fl, size_t l4_len, uint16_t id, uint8_t proto)
+{
+    std::memcpy(eth, fl->dst_mac, 6);
+    std::memcpy(eth + 6, fl->src_mac, 6);
+    put16(eth + 12, 0x0800);
+    uint8_t* ip = eth + TRAFFIC_ETH_HDR;
+    ip[0] = 0x45; ip[1] = 0;
+    put16(ip + 2, (uint16_t)(TRAFFIC_IP_HDR + l4_len));
+    put16(ip + 4, id);      // identification
+    put16(ip + 6, 0x4000);  // DF
+    ip[8] = 64; ip[9] = proto;
+    put16(ip + 10, 0);
+    put32(ip + 12, fl->src_ip);
+    put32(ip + 16, fl->dst_ip);
+    put16(ip + 10, traffic_inet_checksum(ip, TRAFFIC_IP_HDR));
+    return ip;
+}
+
 // Sum of the pseudo header and the L4 segment (checksum field included).
 uint16_t l4_sum(const uint8_t* ip, const uint8_t* l4, size_t l4len, uint8_t proto)
 {
@@ -133,20 +153,7 @@ size_t traffic_build_frame(uint8_t* out, size_t frame_len, const struct traffic_
     if (frame_len < TRAFFIC_MIN_FRAME || frame_len > TRAFFIC_MAX_FRAME)
         return 0;
     const size_t plen = frame_len - TRAFFIC_FCS - TRAFFIC_L2L4_HDR;
-    uint8_t* eth = out;
-    std::memcpy(eth, fl->dst_mac, 6);
-    std::memcpy(eth + 6, fl->src_mac, 6);
-    put16(eth + 12, 0x0800);
-    uint8_t* ip = eth + TRAFFIC_ETH_HDR;
-    ip[0] = 0x45; ip[1] = 0;
-    put16(ip + 2, (uint16_t)(TRAFFIC_IP_HDR + TRAFFIC_UDP_HDR + plen));
-    put16(ip + 4, (uint16_t)seq);  // identification
-    put16(ip + 6, 0x4000);         // DF
-    ip[8] = 64; ip[9] = 17;
-    put16(ip + 10, 0);
-    put32(ip + 12, fl->src_ip);
-    put32(ip + 16, fl->dst_ip);
-    put16(ip + 10, traffic_inet_checksum(ip, TRAFFIC_IP_HDR));
+    uint8_t* ip = put_eth_ip(out, fl, TRAFFIC_UDP_HDR + plen, (uint16_t)seq, 17);
     uint8_t* udp = ip + TRAFFIC_IP_HDR;
     put16(udp, fl->src_port);
     put16(udp + 2, fl->dst_port);
@@ -200,6 +207,96 @@ int traffic_ipv4_checks(const uint8_t* f, size_t len, int* ip_ok, int* l4_ok)
     else if (ip[9] == 6 && l4len >= 20)
         *l4_ok = l4_sum(ip, l4, l4len, 6) == 0xFFFF;
     return 0;
+}
+
+int traffic_insert_checksums(uint8_t* f, size_t len, int ip_on, int l4_on)
+{
+    if (len < TRAFFIC_ETH_HDR + TRAFFIC_IP_HDR || get16(f + 12) != 0x0800)
+        return 0;
+    uint8_t* ip = f + TRAFFIC_ETH_HDR;
+    const size_t ihl = (size_t)(ip[0] & 0xF) * 4;
+    if ((ip[0] >> 4) != 4 || ihl < 20 || TRAFFIC_ETH_HDR + ihl > len)
+        return 0;
+    int done = 0;
+    if (ip_on) {
+        put16(ip + 10, (uint16_t)~fold(sum_words(0, ip, ihl)));
+        done |= 1;
+    }
+    const size_t tot = get16(ip + 2);
+    if (!l4_on || (get16(ip + 6) & 0x3FFF) || tot < ihl || TRAFFIC_ETH_HDR + tot > len)
+        return done;
+    uint8_t* l4 = ip + ihl;
+    const size_t l4len = tot - ihl;
+    if (ip[9] == 17 && l4len >= TRAFFIC_UDP_HDR) {
+        const uint16_t c = (uint16_t)~l4_sum(ip, l4, l4len, 17);
+        put16(l4 + 6, c ? c : 0xFFFF);
+        done |= 2;
+    } else if (ip[9] == 6 && l4len >= 20) {
+        put16(l4 + 16, (uint16_t)~l4_sum(ip, l4, l4len, 6));
+        done |= 2;
+    }
+    return done;
+}
+
+size_t traffic_build_tcp(uint8_t* out, size_t plen, const struct traffic_flow* fl, uint32_t seq, uint16_t ip_id)
+{
+    if (plen > 65535 - TRAFFIC_IP_HDR - TRAFFIC_TCP_HDR)
+        return 0;
+    uint8_t* ip = put_eth_ip(out, fl, TRAFFIC_TCP_HDR + plen, ip_id, 6);
+    uint8_t* th = ip + TRAFFIC_IP_HDR;
+    std::memset(th, 0, TRAFFIC_TCP_HDR);
+    put16(th, fl->src_port);
+    put16(th + 2, fl->dst_port);
+    put32(th + 4, seq);
+    put32(th + 8, 1);                        // ack: the peer sent nothing
+    th[12] = (uint8_t)((TRAFFIC_TCP_HDR / 4) << 4);
+    th[13] = 0x18;                           // ACK | PSH
+    put16(th + 14, 64240);                   // window
+    th[20] = 1; th[21] = 1; th[22] = 8; th[23] = 10;  // NOP NOP TS(10): values 0
+    traffic_fill_stream(th + TRAFFIC_TCP_HDR, plen, seq);
+    put16(th + 16, (uint16_t)~l4_sum(ip, th, TRAFFIC_TCP_HDR + plen, 6));
+    return TRAFFIC_TCP_L2L4_HDR + plen;
+}
+
+int traffic_tcp_payload(const uint8_t* f, size_t len, const uint8_t** payload, size_t* plen, uint32_t* seq)
+{
+    if (len < TRAFFIC_ETH_HDR + TRAFFIC_IP_HDR + 20 || get16(f + 12) != 0x0800)
+        return -1;
+    const uint8_t* ip = f + TRAFFIC_ETH_HDR;
+    const size_t ihl = (size_t)(ip[0] & 0xF) * 4;
+    if ((ip[0] >> 4) != 4 || ihl < 20 || ip[9] != 6)
+        return -1;
+    const size_t tot = get16(ip + 2);
+    if (tot < ihl + 20 || TRAFFIC_ETH_HDR + tot > len)
+        return -1;
+    const uint8_t* th = ip + ihl;
+    const size_t doff = (size_t)(th[12] >> 4) * 4;
+    if (doff < 20 || ihl + doff > tot)
+        return -1;
+    *payload = th + doff;
+    *plen = tot - ihl - doff;
+    *seq = get32(th + 4);
+    return 0;
+}
+
+static uint8_t stream_byte(uint32_t k)
+{
+    uint32_t x = k * 2654435761u;
+    return (uint8_t)(x >> 24 ^ k);
+}
+
+void traffic_fill_stream(uint8_t* p, size_t len, uint32_t offset)
+{
+    for (size_t i = 0; i < len; i++)
+        p[i] = stream_byte(offset + (uint32_t)i);
+}
+
+int traffic_verify_stream(const uint8_t* p, size_t len, uint32_t offset)
+{
+    for (size_t i = 0; i < len; i++)
+        if (p[i] != stream_byte(offset + (uint32_t)i))
+            return 0;
+    return 1;
 }
 
 void traffic_seq_init(struct traffic_seq_tracker* t) { std::memset(t, 0, sizeof *t); }

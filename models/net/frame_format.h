@@ -88,6 +88,37 @@ int traffic_udp_payload(const uint8_t *frame, size_t len, const uint8_t **payloa
  * for an IPv4 frame, -1 otherwise (flags untouched). */
 int traffic_ipv4_checks(const uint8_t *frame, size_t len, int *ip_ok, int *l4_ok);
 
+/* Transmit checksum insertion as the ENET MAC's accelerator does it (store
+ * and forward): in an Ethernet II / IPv4 frame without FCS, ip != 0 writes
+ * the IPv4 header checksum, l4 != 0 the TCP or UDP checksum (pseudo header
+ * included; a UDP result of 0 is sent as 0xFFFF). The sum runs over the
+ * field as found: the driver must have cleared it, as the reference manual
+ * asks, or the frame leaves with a wrong checksum. Non-IPv4 frames, IP
+ * fragments and other protocols are left alone. Returns a bit mask of what
+ * was written: 1 = IP header, 2 = TCP/UDP. */
+int traffic_insert_checksums(uint8_t *frame, size_t len, int ip, int l4);
+
+/* A TCP test stream's payload: the byte at stream offset k (the TCP sequence
+ * number less the initial one) is a function of k alone, so that any segment
+ * can be checked on its own. */
+void traffic_fill_stream(uint8_t *p, size_t len, uint32_t offset);
+/* Non-zero if p[0..len) is the stream's content from offset on. */
+int traffic_verify_stream(const uint8_t *p, size_t len, uint32_t offset);
+
+/* TCP test segments: Ethernet II / IPv4 (DF) / TCP with a 32-byte header
+ * (NOP, NOP, timestamps: what Linux sends on an established connection),
+ * flags ACK|PSH, the payload the stream's bytes from offset seq on
+ * (initial sequence number 0, so seq is the stream offset). Both
+ * checksums valid; no FCS. Returns the frame's length (TRAFFIC_TCP_L2L4_HDR
+ * + payload_len), or 0 if the IP datagram would exceed 65535 bytes. */
+#define TRAFFIC_TCP_HDR 32u
+#define TRAFFIC_TCP_L2L4_HDR (TRAFFIC_ETH_HDR + TRAFFIC_IP_HDR + TRAFFIC_TCP_HDR)
+size_t traffic_build_tcp(uint8_t *out, size_t payload_len, const struct traffic_flow *flow, uint32_t seq,
+			 uint16_t ip_id);
+/* Locate the TCP payload of an Ethernet II / IPv4 / TCP frame without FCS:
+ * 0 and *payload, *plen, *seq, or -1 if it is not IPv4/TCP or inconsistent. */
+int traffic_tcp_payload(const uint8_t *frame, size_t len, const uint8_t **payload, size_t *plen, uint32_t *seq);
+
 /* Receiver-side sequence accounting. Window of the last 4096 numbers. */
 struct traffic_seq_tracker {
 	uint32_t next;      /* highest sequence number seen + 1 */

@@ -309,10 +309,21 @@ void traffic_sink::frame_start(const eth_frame& f)
         const uint8_t* p;
         size_t n;
         uint32_t seq;
+        int ip_ok, l4_ok;
+        if (traffic_ipv4_checks(f.data, f.len - enet::FCS_BYTES, &ip_ok, &l4_ok) == 0 && !(ip_ok && l4_ok))
+            m_stats.csum_errors++;
         if (traffic_udp_payload(f.data, f.len - enet::FCS_BYTES, &p, &n) == 0) {
             if (traffic_verify_payload(p, n, &seq) == TRAFFIC_OK) {
                 m_stats.verified++;
                 traffic_seq_note(&m_seq, seq);
+            } else {
+                m_stats.corrupted++;
+            }
+        } else if (traffic_tcp_payload(f.data, f.len - enet::FCS_BYTES, &p, &n, &seq) == 0 && n) {
+            // A TCP test stream: the bytes are the stream's at offset seq.
+            if (traffic_verify_stream(p, n, seq)) {
+                m_stats.verified++;
+                m_stats.tcp_segments++;
             } else {
                 m_stats.corrupted++;
             }

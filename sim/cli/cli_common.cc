@@ -8,6 +8,7 @@
 #include "sim/cli/commands.h"
 #include "sim/version.h"
 #include "drivers/khost/kernel_tree.h"
+#include "drivers/khost/driver_build.h"
 
 namespace sim {
 
@@ -25,30 +26,59 @@ std::string version_text()
     return s;
 }
 
+// sha256 of a file's bytes in hex, or "(unreadable)".
+static std::string file_sha256(const std::string& path)
+{
+    gchar* data = nullptr;
+    gsize len = 0;
+    std::string h = "(unreadable)";
+    if (g_file_get_contents(path.c_str(), &data, &len, nullptr)) {
+        gchar* x = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar*)data, len);
+        h = x;
+        g_free(x);
+        g_free(data);
+    }
+    return h;
+}
+
+// "  patch PATH (-pN, sha256 HEX)" for each of the run's patches, the strip
+// level as the build found it (khost::driver_patch_notes).
+static std::string patches_text(const khost::driver_config& d)
+{
+    std::string s;
+    khost::driver_build_config b;
+    b.source_dir = d.source;
+    b.tree = d.tree;
+    b.tree_driver = d.name;
+    b.patches = d.patches;
+    std::vector<std::string> notes;
+    try {
+        notes = khost::driver_patch_notes(b);
+    } catch (const std::exception&) {  // the run applied them: not expected
+    }
+    for (size_t i = 0; i < d.patches.size(); i++) {
+        const std::string& p = d.patches[i];
+        std::string level = "strip level not known";
+        if (i < notes.size() && notes[i].size() > 3 && notes[i][0] == '-')
+            level = notes[i].substr(0, notes[i].find(' '));
+        s += "  patch " + p + " (" + level + ", sha256 " + file_sha256(p) + ")\n";
+    }
+    return s;
+}
+
 std::string tree_driver_text(const khost::driver_config& d)
 {
     if (d.tree.empty())
-        return "";
+        return d.patches.empty() ? "" : "driver: fecsim's own, with patches\n" + patches_text(d);
     const khost::kernel_tree t = khost::kernel_tree_open(d.tree, d.name);  // checked by the loader
     const khost::tree_driver* td = khost::tree_driver_find(t.driver);
     std::string s = "driver: " + t.driver + " from the kernel tree " +
                     (t.tarball.empty() ? t.root : t.tarball + " (extracted to " + t.root + ")") + " (Linux " + t.version_text() +
                     ", shim API level " + t.api + "), " +
                     (d.patches.empty() ? std::string("its files compiled unchanged") : "with patches") + "\n";
-    for (const auto& p : d.patches)
-        s += "  patch " + p + "\n";
-    for (const auto& f : t.files) {
-        gchar* data = nullptr;
-        gsize len = 0;
-        std::string h = "(unreadable)";
-        if (g_file_get_contents((t.dir + "/" + f).c_str(), &data, &len, nullptr)) {
-            gchar* x = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar*)data, len);
-            h = x;
-            g_free(x);
-            g_free(data);
-        }
-        s += "  sha256 " + h + "  " + td->dir + "/" + f + "\n";
-    }
+    s += patches_text(d);
+    for (const auto& f : t.files)
+        s += "  sha256 " + file_sha256(t.dir + "/" + f) + "  " + td->dir + "/" + f + "\n";
     return s;
 }
 
@@ -62,8 +92,10 @@ std::vector<GOptionEntry> scenario_option_entries(scenario_options* o, std::init
     e.push_back(
         {"seed", 0, 0, G_OPTION_ARG_STRING, &o->seed, "Seed of every random generator (= -o scenario.seed=N)", "N"});
     e.push_back({"patch", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o->patch,
-                 "Driver patch (unified diff, applied with patch -p1 to the driver sources before they are "
-                 "built; repeatable, in order; appends to driver.patches)",
+                 "Driver patch (unified diff: git format-patch, git diff or diff -u output, with the "
+                 "paths of the driver's tree or directory; applied to a copy of the driver sources before "
+                 "they are built, with the one strip level -p0..-p4 that applies; repeatable, in order; "
+                 "appends to driver.patches)",
                  "FILE"});
     e.insert(e.end(), own.begin(), own.end());
     return e;

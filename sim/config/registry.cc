@@ -71,8 +71,9 @@ const string_key k_driver_strings[] = {
      "compatible fsl,imx6q-fec at the model's address and interrupt); empty: scenarios/profiles/imx6q.dts",
      [](soc_config& c) { return &c.driver.dts; }, false},
     {"patches", str_kind::path_list, "",
-     "Unified diffs applied in order to a copy of the driver sources before building (';'-separated; "
-     "--patch appends); one that does not apply stops the run",
+     "Unified diffs (git format-patch, git diff, diff -u) applied in order to a copy of the driver "
+     "sources before building, each with the one strip level -p0..-p4 that applies (';'-separated; "
+     "--patch appends); one that does not apply, or applies at two levels, stops the run (exit 2)",
      nullptr, false},
 };
 

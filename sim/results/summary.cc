@@ -339,6 +339,8 @@ std::string summary_text(const run_summary& s, const summary_extra& x, const std
         }
     if (s.tx_sent || s.tx_refused || s.tx_on_wire)
         o += text_line(s, x, "tx") + "\n";
+    if (s.txq_ring_max)
+        o += text_line(s, x, "txq") + "\n";
     o += text_line(s, x, "dma_sync") + "\n";
     o += text_line(s, x, "coherence");
     if (s.synced_bytes)

@@ -36,6 +36,51 @@ struct fecsim_v6_net_stats {
 	unsigned long long skb_alloc, skb_free;
 	unsigned long long carrier_changes;
 };
+/* Transmit (drivers/shim/v6/tx.c): one datagram or TCP send as the stack
+ * hands it to the driver's ndo_start_xmit (dev_hard_start_xmit with the
+ * queue's lock held). frame is a whole Ethernet II / IPv4 / UDP or TCP frame
+ * without FCS, its IP header checksum and L4 checksum valid; the shim builds
+ * the skb the stack would: linear head of head_len bytes (0: all), the rest
+ * in page fragments of frag_bytes (at most a page), CHECKSUM_PARTIAL with the
+ * pseudo-header sum in the L4 checksum field when csum_offload is set and the
+ * device offers NETIF_F_IP_CSUM/HW_CSUM, and a TCP GSO skb (gso_size bytes
+ * of payload a segment) when gso_size is set. */
+struct fecsim_v6_tx_req {
+	const unsigned char *frame;
+	unsigned int len;		/* bytes, no FCS */
+	unsigned int head_len;		/* bytes in the linear head; 0 = all */
+	unsigned int frag_bytes;	/* bytes per page fragment; 0 = a page */
+	unsigned int gso_size;		/* TCP payload bytes per segment; 0 = no GSO */
+	int csum_offload;		/* leave the L4 checksum to the device */
+};
+/* Results of fecsim_v6_xmit. */
+enum { FECSIM_V6_TX_OK = 0, FECSIM_V6_TX_STOPPED = 1, FECSIM_V6_TX_NOMEM = 2 };
+/* Hands one frame to the driver: FECSIM_V6_TX_OK (the driver took it, or
+ * dropped it itself: counted in fecsim_v6_tx_stats.driver_drops),
+ * FECSIM_V6_TX_STOPPED (the queue is stopped or the driver answered
+ * NETDEV_TX_BUSY: nothing was sent, the caller requeues and waits for the
+ * wake callback) or FECSIM_V6_TX_NOMEM. */
+int fecsim_v6_xmit(const struct fecsim_v6_tx_req *r);
+/* The host's callback when the driver wakes a stopped queue (the qdisc's
+ * __netif_schedule); ctx is passed back. */
+void fecsim_v6_tx_set_wake(void (*wake)(void *ctx), void *ctx);
+
+/* Counters of the transmit side (tx_stats.def: one row a member). */
+struct fecsim_v6_tx_stats {
+#define S(member, desc, unit) unsigned long long member;
+#include "tx_stats.def"
+#undef S
+};
+/* The counters; fecsim_v6_tx_reset starts a new measurement (in-flight
+ * levels kept, integrals and maxima restarted at the current level). */
+const struct fecsim_v6_tx_stats *fecsim_v6_tx_stats_read(void);
+void fecsim_v6_tx_reset(void);
+
+/* Measurement code that must not cost simulated time: compiled without the
+ * memory-access and basic-block instrumentation (a run's timing is that of
+ * the same run without the counters). */
+#define FECSIM_UNCOSTED __attribute__((__no_sanitize_thread__, __no_sanitize_coverage__, __noinline__))
+
 /* Internal to the 6.x level (its .c files): */
 #ifdef FECSIM_API_LEVEL
 extern struct fecsim_v6_net_stats fecsim_v6_net;
@@ -47,6 +92,11 @@ int shim_of_init(const void *fdt, unsigned long size);
 struct device_node *shim_of_find_compatible(const char *compat);
 struct net_device *shim_netdev_v6(void);
 int shim_dev_open_v6(struct net_device *dev);
+struct sk_buff;
+/* Called by the skb free path for every skb (drivers/shim/v6/net.c). */
+void shim_v6_tx_skb_free(struct sk_buff *skb);
+/* The skb whose tso_build_hdr/_data calls count its descriptors, or NULL. */
+void shim_v6_tx_count_bd(const struct sk_buff *skb, int hdr);
 #endif
 #ifdef __cplusplus
 }

@@ -131,8 +131,6 @@ void netif_carrier_off(struct net_device *dev)
 	dev->carrier = 0;
 }
 
-void netif_tx_wake_queue(struct netdev_queue *q) { clear_bit(__QUEUE_STATE_DRV_XOFF, &q->state); }
-
 void netif_tx_lock_bh(struct net_device *dev)
 {
 	local_bh_disable();
@@ -501,6 +499,7 @@ struct sk_buff *__netdev_alloc_skb(struct net_device *dev, unsigned int len, gfp
 
 static void skb_release(struct sk_buff *skb)
 {
+	shim_v6_tx_skb_free(skb);	/* a transmitted skb: its counters and page fragments */
 	if (skb->pp_recycle) {
 		struct page *page = virt_to_page(skb->head);
 		page_pool_put_full_page(page->pp, page, false);

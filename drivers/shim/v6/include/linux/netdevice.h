@@ -173,7 +173,8 @@ static inline struct netdev_queue *netdev_get_tx_queue(const struct net_device *
 {
 	return &dev->_tx[i];
 }
-static inline void netif_tx_stop_queue(struct netdev_queue *q) { set_bit(__QUEUE_STATE_DRV_XOFF, &q->state); }
+/* Stop and wake count as queue stops and wakes (drivers/shim/v6/tx.c). */
+void netif_tx_stop_queue(struct netdev_queue *q);
 static inline void netif_tx_start_queue(struct netdev_queue *q) { clear_bit(__QUEUE_STATE_DRV_XOFF, &q->state); }
 void netif_tx_wake_queue(struct netdev_queue *q);
 static inline int netif_tx_queue_stopped(const struct netdev_queue *q) { return test_bit(__QUEUE_STATE_DRV_XOFF, &q->state); }
@@ -193,8 +194,9 @@ static inline void netif_tx_wake_all_queues(struct net_device *dev)
 }
 static inline void netif_tx_disable(struct net_device *dev)
 {
+	/* An administrative stop (close, restart), not counted as the driver's flow control. */
 	for (unsigned int i = 0; i < dev->num_tx_queues; i++)
-		netif_tx_stop_queue(netdev_get_tx_queue(dev, i));
+		set_bit(__QUEUE_STATE_DRV_XOFF, &netdev_get_tx_queue(dev, i)->state);
 }
 static inline void txq_trans_cond_update(struct netdev_queue *q) { q->trans_start = jiffies; }
 static inline void __netif_tx_lock(struct netdev_queue *q, int cpu) { (void)cpu; spin_lock(&q->_xmit_lock); }

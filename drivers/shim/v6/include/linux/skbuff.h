@@ -130,6 +130,11 @@ static inline int skb_transport_offset(const struct sk_buff *skb) { return skb_t
 static inline int skb_network_offset(const struct sk_buff *skb) { return skb_network_header(skb) - skb->data; }
 static inline u32 skb_network_header_len(const struct sk_buff *skb) { return skb->transport_header - skb->network_header; }
 static inline bool skb_is_gso(const struct sk_buff *skb) { return skb_shinfo(skb)->gso_size; }
+enum { SKB_GSO_TCPV4 = 1 << 0, SKB_GSO_UDP = 1 << 1, SKB_GSO_TCPV6 = 1 << 4 };
+static inline bool skb_is_gso_tcp(const struct sk_buff *skb)
+{
+	return skb_is_gso(skb) && (skb_shinfo(skb)->gso_type & (SKB_GSO_TCPV4 | SKB_GSO_TCPV6));
+}
 static inline void skb_checksum_none_assert(const struct sk_buff *skb) { (void)skb; }
 static inline u16 skb_get_queue_mapping(const struct sk_buff *skb) { return skb->queue_mapping; }
 static inline void skb_set_queue_mapping(struct sk_buff *skb, u16 q) { skb->queue_mapping = q; }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Software TSO helpers (net/core/tso.c): declared; the shim stops on them. */
+/* Software TSO helpers (the kernel's net/core/tso.c, include/net/tso.h),
+ * carried out by drivers/shim/v6/tso.c for IPv4 TCP GSO skbs. */
 #ifndef _NET_TSO_H
 #define _NET_TSO_H
 #include <linux/skbuff.h>
