@@ -273,6 +273,8 @@ bool coherence_checker::on_coherent_free(uint64_t handle, uint64_t cpu_pa, uint6
 void coherence_checker::on_dma(int op, uint64_t pa, uint64_t size, int dir, const void* site)
 {
     const uint64_t first = pa >> LINE_SHIFT, last = (pa + (size ? size : 1) - 1) >> LINE_SHIFT;
+    const bool skip_sync = op & SIMHOST_DMA_ATTR_SKIP_CPU_SYNC;
+    op &= ~SIMHOST_DMA_ATTR_SKIP_CPU_SYNC;
     if (op == SIMHOST_DMA_MAPPING_ERROR) {
         // As the kernel: the newest unchecked mapping at exactly this address.
         auto it = m_by_pa.find(pa);
@@ -305,8 +307,14 @@ void coherence_checker::on_dma(int op, uint64_t pa, uint64_t size, int dir, cons
         m_by_pa[pa] = idx;
         for (uint64_t l = first; l <= last; l++) {
             m_lines[l] = line_state{idx};
+            // DMA_ATTR_SKIP_CPU_SYNC: nothing handed over yet; a
+            // sync_for_device gives the device its part (a page pool's
+            // [offset, offset + max_len)).
+            m_lines[l].cpu_owned = skip_sync;
             set_bit(l, true);
         }
+        if (skip_sync)
+            m_maps[idx].cpu_lines = last - first + 1;
         return;
     }
     if (op == SIMHOST_DMA_UNMAP) {
@@ -342,7 +350,7 @@ void coherence_checker::on_dma(int op, uint64_t pa, uint64_t size, int dir, cons
             misuse(api_rule::map_error_unchecked, pa, &m, m.map_site,
                    "the mapping was used and unmapped without dma_mapping_error() on its address", site,
                    "unmapped at");
-        if (dir != 1)  // not DMA_TO_DEVICE: the unmap invalidates for the CPU
+        if (dir != 1 && !skip_sync)  // not DMA_TO_DEVICE: the unmap invalidates for the CPU
             m_stats.synced_bytes += m.size;
         const uint64_t mf = m.pa >> LINE_SHIFT, ml = (m.pa + m.size - 1) >> LINE_SHIFT;
         for (uint64_t l = mf; l <= ml; l++) {
