@@ -37,6 +37,10 @@ struct board_device {
 void* driver_setup(const driver_config& d, double link_speed_bps);
 // Configure the shim's stack from [stack] and net_rx_action's budgets.
 void stack_setup(const stack_config& s, uint32_t netdev_budget, uint64_t netdev_budget_ps);
+// The application's UDP socket (recvmsg and whether a datagram waits): the
+// shim's, or the 6.x level's of a kernel tree's driver.
+int socket_queued();
+long socket_recvmsg(void* buf, size_t len, uint64_t* ready_ns);
 // The NET_RX softirq handler (net_rx_action), for core::set_softirq_handler.
 void net_rx_softirq();
 // The handler for driver d (handle: driver_setup's): net_rx_softirq, or the

@@ -9,6 +9,7 @@ static inline bool is_zero_ether_addr(const u8 *a) { return !(a[0] | a[1] | a[2]
 static inline bool is_multicast_ether_addr(const u8 *a) { return a[0] & 1; }
 static inline bool is_valid_ether_addr(const u8 *a) { return !is_multicast_ether_addr(a) && !is_zero_ether_addr(a); }
 static inline void ether_addr_copy(u8 *d, const u8 *s) { memcpy(d, s, ETH_ALEN); }
+static inline bool is_broadcast_ether_addr(const u8 *a) { return (a[0] & a[1] & a[2] & a[3] & a[4] & a[5]) == 0xff; }
 static inline bool ether_addr_equal(const u8 *a, const u8 *b) { return !memcmp(a, b, ETH_ALEN); }
 static inline void eth_hw_addr_gen(struct net_device *dev, const u8 *base, unsigned int id)
 {
