@@ -308,6 +308,33 @@ std::string moved_key_message(const moved_key& m)
     return std::string(m.from) + " moved to [" + to.substr(0, to.find('.')) + "]: write " + to;
 }
 
+const std::vector<inert_key>& registry_inert_keys()
+{
+    static const std::vector<inert_key> keys = {
+        {"driver.copybreak",
+         [](const soc_config& c) -> std::string {
+             return c.driver.tree.empty()
+                        ? ""
+                        : "a kernel tree's fec driver ignores it: the 6.12 driver has no rx-copybreak (every frame "
+                          "goes up in its page-pool page), the 6.1 driver accepts the ethtool tunable but its "
+                          "receive path never copies (fec_enet_copybreak has no caller); docs/real-drivers.md";
+         }},
+        {"driver.rx_ring_size",
+         [](const soc_config& c) -> std::string {
+             return c.driver.tree.empty() ? ""
+                                          : "a kernel tree's fec driver has a fixed RX ring (RX_RING_SIZE in fec.h: "
+                                            "256 buffers); it is a module parameter of fecsim's own driver only";
+         }},
+        {"driver.tx_ring_size",
+         [](const soc_config& c) -> std::string {
+             return c.driver.tree.empty() ? ""
+                                          : "a kernel tree's fec driver has a fixed TX ring (TX_RING_SIZE in fec.h: "
+                                            "512 descriptors at 6.1, 1024 at 6.12); it is a module parameter of fecsim's own driver only";
+         }},
+    };
+    return keys;
+}
+
 const std::vector<config_rule>& registry_rules()
 {
     static const std::vector<config_rule> rules = {
