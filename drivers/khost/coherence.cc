@@ -218,6 +218,8 @@ void coherence_checker::report_ext(cv_kind k, api_rule r, uint64_t pa, uint64_t 
     v.site2_what = what2;
     v.site3 = site3;
     v.site3_what = what3;
+    if (m_call_stack)
+        v.callers = m_call_stack();
     m_list.push_back(std::move(v));
     m_stats.violations++;
 }
@@ -477,6 +479,14 @@ void coherence_checker::symbolize(violation& v)
     if (!v.where.empty())
         return;
     v.where = where_of(v.site);
+    // In the shim's code on the driver's behalf (eth_type_trans, the stack,
+    // a page pool): the driver line that called into it.
+    if (!v.callers.empty() && is_shim_code(v.site, true))
+        for (const void* c : v.callers)
+            if (!is_shim_code(c, true)) {
+                v.where += ", called from " + where_of(c);
+                break;
+            }
     if (v.site2)
         v.detail += std::string("; ") + (v.site2_what ? v.site2_what : "see") + " " + where_of(v.site2);
     if (v.site3)

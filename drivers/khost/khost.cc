@@ -61,6 +61,7 @@ kernel::kernel(sc_core::sc_module_name nm, const kernel_config& cfg, cache::hier
     m_checker->set_fault_handler(
         [this](uint64_t pa, uint64_t len, bool write, const void* site) { mem_fault(pa, len, write, site); });
     m_checker->set_finish([this] { leak_scan(); });
+    m_checker->set_call_stack(caller_stack);
     s_instance = this;
 }
 
