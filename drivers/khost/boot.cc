@@ -313,6 +313,8 @@ void net_counters_visit(const stat_visitor& v)
     v("page_pool.pages_released", p->pp_pages_released, "pages returned to the page allocator, unmapped", "count");
     v("stack.skb_alloc", p->skb_alloc, "skbs built by the driver (build_skb) or allocated", "count");
     v("stack.skb_free", p->skb_free, "skbs freed (their page-pool heads recycled)", "count");
+    v("stack.skb_truesize", p->skb_truesize, "truesize of the last skb the driver built: what it charges the socket",
+      "B");
 }
 
 } // namespace khost

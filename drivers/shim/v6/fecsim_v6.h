@@ -35,6 +35,7 @@ struct fecsim_v6_net_stats {
 	unsigned long long napi_polls, napi_complete;
 	unsigned long long skb_alloc, skb_free;
 	unsigned long long carrier_changes;
+	unsigned long long skb_truesize;		/* truesize of the last skb built (B): its socket charge */
 	/* page pools (struct page_pool_stats of net/core/page_pool.c), pages */
 	unsigned long long pp_pools;			/* pools created */
 	unsigned long long pp_alloc_fast, pp_alloc_slow;	/* from the cache; bulks from the page allocator */

@@ -449,6 +449,7 @@ static struct sk_buff *skb_build(void *data, unsigned int frag_size, const void 
 	atomic_set(&skb_shinfo(skb)->dataref, 1);
 	atomic_set(&skb->users.refs, 1);
 	fecsim_v6_net.skb_alloc++;
+	fecsim_v6_net.skb_truesize = skb->truesize;
 	return skb;
 }
 
