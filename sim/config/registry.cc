@@ -185,10 +185,12 @@ const std::vector<group_entry>& registry_groups()
          [](soc_config& c) -> void* { return &c.driver; }, k_driver_strings, count_of(k_driver_strings),
          "copybreak is set after probe like ethtool --set-tunable rx-copybreak; the ring sizes and the link "
          "speed are passed as module parameters (a driver without them keeps its own values). A driver of a "
-         "kernel tree (tree=, name=) is compiled unchanged and keeps its own module parameters' defaults; "
-         "docs/real-drivers.md says what runs."},
+         "kernel tree (tree=, name=) is compiled unchanged and keeps its own module parameters' defaults: "
+         "copybreak, rx_ring_size and tx_ring_size set for it are refused where they are set (it ignores "
+         "them); docs/real-drivers.md says what runs."},
         {"stack", khost::stack_param_table.title,
-         "drivers/shim/net.c (the stack as a cost model), set up by drivers/khost/boot.{h,cc}",
+         "drivers/shim/udp_stack.h (the stack as a cost model, for fecsim's own driver and a kernel tree's), "
+         "set up by drivers/khost/boot.{h,cc}",
          &khost::stack_param_table,
          [](soc_config& c) -> void* { return &c.stack; }, nullptr, 0, nullptr},
         {"app", khost::app_param_table.title,
@@ -313,7 +315,7 @@ const std::vector<inert_key>& registry_inert_keys()
     static const std::vector<inert_key> keys = {
         {"driver.copybreak",
          [](const soc_config& c) -> std::string {
-             return c.driver.tree.empty()
+             return c.driver.tree.empty() || c.driver.copybreak == khost::driver_config{}.copybreak
                         ? ""
                         : "a kernel tree's fec driver ignores it: the 6.12 driver has no rx-copybreak (every frame "
                           "goes up in its page-pool page), the 6.1 driver accepts the ethtool tunable but its "
@@ -321,15 +323,17 @@ const std::vector<inert_key>& registry_inert_keys()
          }},
         {"driver.rx_ring_size",
          [](const soc_config& c) -> std::string {
-             return c.driver.tree.empty() ? ""
-                                          : "a kernel tree's fec driver has a fixed RX ring (RX_RING_SIZE in fec.h: "
-                                            "256 buffers); it is a module parameter of fecsim's own driver only";
+             return c.driver.tree.empty() || c.driver.rx_ring_size == khost::driver_config{}.rx_ring_size
+                        ? ""
+                        : "a kernel tree's fec driver has a fixed RX ring (RX_RING_SIZE in fec.h: 256 buffers); it "
+                          "is a module parameter of fecsim's own driver only";
          }},
         {"driver.tx_ring_size",
          [](const soc_config& c) -> std::string {
-             return c.driver.tree.empty() ? ""
-                                          : "a kernel tree's fec driver has a fixed TX ring (TX_RING_SIZE in fec.h: "
-                                            "512 descriptors at 6.1, 1024 at 6.12); it is a module parameter of fecsim's own driver only";
+             return c.driver.tree.empty() || c.driver.tx_ring_size == khost::driver_config{}.tx_ring_size
+                        ? ""
+                        : "a kernel tree's fec driver has a fixed TX ring (TX_RING_SIZE in fec.h: 512 descriptors at "
+                          "6.1, 1024 at 6.12); it is a module parameter of fecsim's own driver only";
          }},
     };
     return keys;

@@ -57,9 +57,15 @@ static struct page_link *g_page_hash[PAGE_TABLE_SIZE];
 
 static unsigned int page_slot(u64 pa) { return (unsigned int)(pa >> PAGE_SHIFT) % PAGE_TABLE_SIZE; }
 
-void *page_address(const struct page *page) { return page->virt; }
+/* page_address and virt_to_page are address arithmetic in the kernel
+ * (lowmem: __va(PFN_PHYS(page_to_pfn(page))), mem_map[pfn]): they touch no
+ * memory. Here they read the shim's descriptors, so they are not
+ * instrumented: the simulated core pays nothing for them, as on the board. */
+#define SHIM_ARITHMETIC __attribute__((__no_sanitize_thread__, __no_sanitize_coverage__))
 
-struct page *virt_to_page(const void *addr)
+SHIM_ARITHMETIC void *page_address(const struct page *page) { return page->virt; }
+
+SHIM_ARITHMETIC struct page *virt_to_page(const void *addr)
 {
 	u64 pa = simhost_pa(addr) & ~(u64)(PAGE_SIZE - 1);
 	for (struct page_link *l = g_page_hash[page_slot(pa)]; l; l = l->next)
