@@ -294,19 +294,20 @@ void __napi_schedule(struct napi_struct *n)
 
 static void stack_receive(struct sk_buff *skb);
 
-/* gro_normal_list: the batch of GRO_NORMAL skbs to the stack, in order. */
+/* gro_normal_list: the batch of GRO_NORMAL skbs to the stack, in order.
+ * The ones still waiting stay linked from the instance while the stack
+ * works on one (the kernel walks napi->rx_list in place). */
 static void gro_normal_list(struct napi_struct *n)
 {
-	struct sk_buff *skb = n->rx_list;
-	n->rx_list = NULL;
-	n->rx_tail = &n->rx_list;
-	n->rx_count = 0;
-	while (skb) {
-		struct sk_buff *next = skb->next;
+	struct sk_buff *skb;
+	while ((skb = n->rx_list)) {
+		n->rx_list = skb->next;
+		if (!n->rx_list)
+			n->rx_tail = &n->rx_list;
 		skb->next = NULL;
 		stack_receive(skb);
-		skb = next;
 	}
+	n->rx_count = 0;
 }
 
 bool napi_complete_done(struct napi_struct *n, int work_done)
