@@ -186,8 +186,8 @@ const std::vector<group_entry>& registry_groups()
          "copybreak is set after probe like ethtool --set-tunable rx-copybreak; the ring sizes and the link "
          "speed are passed as module parameters (a driver without them keeps its own values). A driver of a "
          "kernel tree (tree=, name=) is compiled unchanged and keeps its own module parameters' defaults: "
-         "copybreak, rx_ring_size and tx_ring_size set for it are refused where they are set (it ignores "
-         "them); docs/real-drivers.md says what runs."},
+         "copybreak, rx_ring_size and tx_ring_size set for it to another value than their default are "
+         "refused where they are set (it ignores them); docs/real-drivers.md says what runs."},
         {"stack", khost::stack_param_table.title,
          "drivers/shim/udp_stack.h (the stack as a cost model, for fecsim's own driver and a kernel tree's), "
          "set up by drivers/khost/boot.{h,cc}",
