@@ -332,6 +332,12 @@ void page_pool_put_unrefed_page(struct page_pool *pool, struct page *page, unsig
 #else
 	allow_direct = allow_direct && simhost_in_softirq();
 #endif
+	if (pool->destroyed) {
+		/* The kernel puts it in the ring, whence the deferred release
+		 * (page_pool_release_retry) returns it: the same end, at once. */
+		pool_return_page(pool, page);
+		return;
+	}
 	if (atomic_read(&page->refcount) != 1) {	/* someone else holds the page */
 		stats()->pp_recycle_released_refcnt++;
 		pool_return_page(pool, page);
