@@ -335,6 +335,26 @@ const std::vector<inert_key>& registry_inert_keys()
                         : "a kernel tree's fec driver has a fixed TX ring (TX_RING_SIZE in fec.h: 512 descriptors at "
                           "6.1, 1024 at 6.12); it is a module parameter of fecsim's own driver only";
          }},
+        {"soc.mac_address",
+         [](const soc_config& c) -> std::string {
+             return c.driver.tree.empty() || c.board.mac_address == board_config{}.mac_address
+                        ? ""
+                        : "a kernel tree's driver takes its address from the device tree (local-mac-address of "
+                          "the ENET node in driver.dts); fecsim does not set it for that driver";
+         }},
+        {"soc.promiscuous",
+         [](const soc_config& c) -> std::string {
+             return c.driver.tree.empty() || c.board.promiscuous == board_config{}.promiscuous
+                        ? ""
+                        : "promiscuous mode (IFF_PROMISC, ndo_set_rx_mode) is set for fecsim's own driver only";
+         }},
+        {"app.join_group",
+         [](const soc_config& c) -> std::string {
+             return c.driver.tree.empty() || c.app.join_group == khost::app_config{}.join_group
+                        ? ""
+                        : "the socket's multicast join (dev_mc_add, ndo_set_rx_mode) is made for fecsim's own "
+                          "driver only";
+         }},
     };
     return keys;
 }

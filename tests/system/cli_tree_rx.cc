@@ -164,6 +164,14 @@ START_TEST(test_tree_inert_keys_refused)
     ck_assert_msg(r.status == 2 && r.err.find("error: -o driver.tx_ring_size=64: driver.tx_ring_size is set, but") !=
                                        std::string::npos,
                   "exit %d: %s", r.status, r.err.c_str());
+    r = fecsim({"run", scenario("upstream-6.12-idle"), "-q", "--out", g_tmp + "/res", "-o",
+                "soc.mac_address=02:00:00:00:00:02"});
+    ck_assert_msg(r.status == 2 && r.err.find("soc.mac_address is set, but a kernel tree's driver takes its address "
+                                              "from the device tree") != std::string::npos,
+                  "exit %d: %s", r.status, r.err.c_str());
+    // A default written out (a sweep's base.ini, a resolved scenario) is no error.
+    r = fecsim({"check", scenario("upstream-6.12-idle"), "-o", "driver.copybreak=256"});
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err.c_str());
     ck_assert(!exists(g_tmp + "/res"));
 }
 END_TEST
