@@ -13,7 +13,7 @@ OUT=${2:-results/upstream-rx-table}
 FECSIM=${FECSIM:-./sim/fecsim}
 rm -rf "$OUT"
 echo "| driver | load | nominal | PAUSE sent | offered | delivered | loss % of offered (of nominal) | MAC FIFO | no free page / driver | socket | CPU0 softirq % | CPU1 sys+user % | RX core cycles/frame (stack, dma_sync, other) | dma_sync lines/frame | dma_sync cycles/frame | skb truesize B |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for s in copybreak-stock copybreak-patched upstream-6.12 upstream-6.1; do
     for load in idle stress; do
         $FECSIM run "scenarios/imx6q/$s-$load.ini" -q -o scenario.duration="$DUR" --out "$OUT/$s-$load" >/dev/null
