@@ -40,7 +40,8 @@ sim_fecsim_DEPENDENCIES = drivers/libshim.a sim/libsim.a drivers/libkhost.a mode
 
 # The scenarios compiled into fecsim: the default and everything it includes,
 # and the default regress suite's tolerances (used for scenarios without a suite.ini).
-BUILTIN_SCENARIOS = default.ini imx6q/copybreak-stock-idle.ini imx6q/copybreak-common.ini profiles/imx6q.ini \
+BUILTIN_SCENARIOS = default.ini imx6q/copybreak-stock-idle.ini imx6q/copybreak-common.ini \
+	imx6q/calibration-workload.ini profiles/imx6q.ini \
 	regress/suite.ini
 sim/builtin_scenarios.h: $(BUILTIN_SCENARIOS:%=$(srcdir)/scenarios/%) $(srcdir)/sim/embed-scenarios.sh
 	$(AM_V_GEN)$(MKDIR_P) sim && $(SHELL) $(srcdir)/sim/embed-scenarios.sh $(srcdir)/scenarios \

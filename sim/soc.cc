@@ -247,9 +247,8 @@ void soc::boot()
 soc::frame_flight soc::flight(const netdev_snapshot& base) const
 {
     const auto& es = m_enet->stats();
-    uint64_t rxp = 0, rxd = 0, rxe = 0, rxf = 0;
-    if (m_ndev)
-        netdev_counters(m_ndev, &rxp, &rxd, &rxe, &rxf);
+    const netdev_snapshot nd = netdev_snapshot_take(m_ndev);  // a tree driver's too
+    const uint64_t rxd = nd.rx_dropped, rxe = nd.rx_errors, rxf = nd.rx_fifo_errors;
     const uint64_t errors = rxe - base.rx_errors, fifo_errors = rxf - base.rx_fifo_errors;
     const net_counters ns = net_counters_read();
     // A truncated frame (OV) is a MAC drop from the moment the FIFO overflows;
@@ -257,7 +256,7 @@ soc::frame_flight soc::flight(const netdev_snapshot& base) const
     const uint64_t fates = es.rx_disabled + es.rx_filtered + es.rx_pause_consumed + es.rx_fifo_drops +
                            es.rx_truncated + es.rx_flushed + (rxd - base.rx_dropped) + errors -
                            std::min(errors, fifo_errors) + ns.rx_otherhost + ns.ip_in_hdr_errors + ns.udp_no_ports +
-                           ns.udp_rcvbuf_errors + ns.udp_in_datagrams + ns.rx_consumed;
+                           ns.udp_rcvbuf_errors + ns.udp_in_datagrams;
     frame_flight f;
     f.counted = (int64_t)m_source->stats().frames - (int64_t)fates;
     const mem::phys_mem& pm = m_mem.mem;
@@ -266,7 +265,7 @@ soc::frame_flight soc::flight(const netdev_snapshot& base) const
                  m_enet->rx_ring_frames(
                      [&](uint32_t pa) -> const uint8_t* { return pm.is_backed(pa, bd) ? pm.dram_view(pa) : nullptr; },
                      false) +
-                 socket_queue_len();
+                 stack_backlog_len() + socket_queue_len();
     return f;
 }
 

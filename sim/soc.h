@@ -100,7 +100,7 @@ private:
     // The frame balance: frames the source offered that no fate counter has
     // taken yet (counted: offered minus every drop place and the datagrams
     // the application read), and the same frames found where they are
-    // (observed: RX FIFO, RX ring in memory, socket queue). base: the
+    // (observed: RX FIFO, RX ring in memory, a GRO batch, socket queue). base: the
     // driver's counters at the start of the counting (they never reset).
     struct frame_flight {
         int64_t counted = 0;

@@ -49,6 +49,7 @@ Suite* suite_cli_run(void);
 Suite* suite_cli_fault(void);
 Suite* suite_cli_trace(void);
 Suite* suite_cli_tree(void);
+Suite* suite_cli_tree_rx(void);
 Suite* suite_cli_traffic(void);
 Suite* suite_cli_tree_tx(void);
 Suite* suite_cli_sweep(void);

@@ -1,4 +1,5 @@
 #include "drivers/khost/app.h"
+#include "drivers/khost/boot.h"
 #include "drivers/shim/shim.h"
 #include "drivers/shim/simhost.h"
 
@@ -31,7 +32,7 @@ app_task::app_task(const app_config& cfg) : m_cfg(cfg)
 // sk_data_ready wakes it (kernel::socket_wake).
 bool app_task::runnable() const
 {
-    if (shim_udp_queued() > 0)
+    if (socket_queued() > 0)
         return true;
     if (!m_asleep) {
         m_asleep = true;
@@ -45,7 +46,7 @@ void app_task::step(cpu::core& c)
     if (!m_buf)
         m_buf = simhost_alloc(m_cfg.buffer_bytes, 64, 0);
     uint64_t ready_ns = 0;
-    const long n = shim_udp_recvmsg(m_buf, m_cfg.buffer_bytes, &ready_ns);
+    const long n = socket_recvmsg(m_buf, m_cfg.buffer_bytes, &ready_ns);
     if (n < 0)
         return;
     // A datagram queued in another core's future is not there yet for us.

@@ -38,9 +38,22 @@ static void* v6_symbol(void* handle, const char* name)
     return f;
 }
 
-// A kernel tree's driver: the 6.x level's counters (its NAPI and the sink
-// above it) stand for the stack's; null for fecsim's own driver.
+// A kernel tree's driver: the 6.x level's network counters (NAPI, page
+// pools) and its copy of the stack model (drivers/shim/udp_stack.h, the
+// socket the application reads); all null for fecsim's own driver.
 static fecsim_v6_net_stats* g_v6_stats = nullptr;
+namespace {
+struct v6_stack {
+    void (*configure)(const shim_net_config*);
+    const struct shim_net_stats* (*stats)();
+    void (*reset)();
+    int (*queued)();
+    int (*gro_pending)();
+    long (*recvmsg)(void*, size_t, uint64_t*);
+    void (*netdev_counters)(unsigned long long*, unsigned long long*, unsigned long long*, unsigned long long*);
+};
+v6_stack g_v6{};
+} // namespace
 
 // The board's device tree blob of a tree driver's run (driver_setup compiles it).
 static std::string g_dtb;
@@ -57,6 +70,13 @@ void* driver_setup(const driver_config& d, double link_speed_bps)
         // a tree's driver keeps its own module parameters' defaults; its board is a device tree
         g_dtb = compile_device_tree(d.dts.empty() ? default_dts() : d.dts);
         g_v6_stats = (fecsim_v6_net_stats*)v6_symbol(handle, "fecsim_v6_net");
+        g_v6.configure = (void (*)(const shim_net_config*))v6_symbol(handle, "fecsim_v6_stack_configure");
+        g_v6.stats = (const struct shim_net_stats* (*)())v6_symbol(handle, "fecsim_v6_stack_stats");
+        g_v6.reset = (void (*)())v6_symbol(handle, "fecsim_v6_stack_reset_stats");
+        g_v6.queued = (int (*)())v6_symbol(handle, "fecsim_v6_udp_queued");
+        g_v6.gro_pending = (int (*)())v6_symbol(handle, "fecsim_v6_gro_pending");
+        g_v6.recvmsg = (long (*)(void*, size_t, uint64_t*))v6_symbol(handle, "fecsim_v6_udp_recvmsg");
+        g_v6.netdev_counters = (decltype(g_v6.netdev_counters))v6_symbol(handle, "fecsim_v6_netdev_counters");
         return handle;
     }
     const std::pair<const char*, std::string> params[] = {
@@ -84,6 +104,15 @@ void stack_setup(const stack_config& s, uint32_t netdev_budget, uint64_t netdev_
     nc.netdev_budget_ns = netdev_budget_ps / PS_PER_NS;
     nc.tx_cycles = 0;  // the sender charges its send path itself (tx.send_cycles)
     shim_net_configure(&nc);
+    if (g_v6.configure)
+        g_v6.configure(&nc);
+}
+
+int socket_queued() { return g_v6.queued ? g_v6.queued() : shim_udp_queued(); }
+
+long socket_recvmsg(void* buf, size_t len, uint64_t* ready_ns)
+{
+    return g_v6.recvmsg ? g_v6.recvmsg(buf, len, ready_ns) : shim_udp_recvmsg(buf, len, ready_ns);
 }
 
 void net_rx_softirq() { shim_net_rx_action(); }
@@ -216,12 +245,22 @@ void* driver_boot(const driver_config& d, void* handle, const board_device& dev,
 void netdev_counters(void* ndev, uint64_t* rx_packets, uint64_t* rx_dropped, uint64_t* rx_errors,
                      uint64_t* rx_fifo_errors)
 {
+    if (g_v6.netdev_counters) {
+        unsigned long long p, d, e, f;
+        g_v6.netdev_counters(&p, &d, &e, &f);
+        *rx_packets = p, *rx_dropped = d, *rx_errors = e, *rx_fifo_errors = f;
+        return;
+    }
     shim_netdev_counters(ndev, rx_packets, rx_dropped, rx_errors, rx_fifo_errors);
 }
 
 netdev_snapshot netdev_snapshot_take(void* ndev)
 {
     netdev_snapshot s;
+    if (g_v6.netdev_counters) {  // a tree driver's interface (its ethtool -S: tree_driver_report)
+        netdev_counters(ndev, &s.rx_packets, &s.rx_dropped, &s.rx_errors, &s.rx_fifo_errors);
+        return s;
+    }
     if (!ndev)
         return s;
     shim_netdev_counters(ndev, &s.rx_packets, &s.rx_dropped, &s.rx_errors, &s.rx_fifo_errors);
@@ -235,22 +274,28 @@ netdev_snapshot netdev_snapshot_take(void* ndev)
 
 net_counters net_counters_read()
 {
-    if (const fecsim_v6_net_stats* v = g_v6_stats)
-        return net_counters{0, 0, 0, 0, 0, v->rx_frames, 0, v->napi_polls, v->napi_complete, 0, v->rx_frames};
-    const struct shim_net_stats* ns = shim_net_stats();
+    const struct shim_net_stats* ns = g_v6.stats ? g_v6.stats() : shim_net_stats();
+    if (const fecsim_v6_net_stats* v = g_v6_stats)  // the tree driver's NAPI
+        return net_counters{ns->udp_in_datagrams, ns->udp_rcvbuf_errors, ns->udp_no_ports,  ns->ip_in_receives,
+                            ns->ip_in_hdr_errors, ns->softnet_processed, ns->softnet_time_squeeze, v->napi_polls,
+                            v->napi_complete,     ns->rx_otherhost};
     return net_counters{ns->udp_in_datagrams, ns->udp_rcvbuf_errors, ns->udp_no_ports,  ns->ip_in_receives,
                         ns->ip_in_hdr_errors, ns->softnet_processed, ns->softnet_time_squeeze, ns->napi_polls,
-                        ns->napi_complete, ns->rx_otherhost, 0};
+                        ns->napi_complete, ns->rx_otherhost};
 }
 
-unsigned socket_queue_len() { return g_v6_stats ? 0 : (unsigned)shim_udp_queued(); }
+unsigned socket_queue_len() { return (unsigned)socket_queued(); }
+
+unsigned stack_backlog_len() { return g_v6.gro_pending ? (unsigned)g_v6.gro_pending() : 0; }
 
 void net_counters_reset()
 {
-    if (g_v6_stats)
+    if (g_v6_stats) {
         *g_v6_stats = fecsim_v6_net_stats{};
-    else
+        g_v6.reset();
+    } else {
         shim_net_reset_stats();
+    }
 }
 
 void net_counters_visit(const stat_visitor& v)
@@ -269,6 +314,29 @@ void net_counters_visit(const stat_visitor& v)
       "frames for another host's MAC (accepted in promiscuous mode) dropped by the stack before IP, as "
       "ip_rcv does (no SNMP counter)",
       "count");
+    const fecsim_v6_net_stats* p = g_v6_stats;
+    if (!p)
+        return;  // fecsim's own driver has no page pool
+    // The tree driver's page pools (struct page_pool_stats; drivers/shim/v6/page_pool.c).
+    v("page_pool.alloc_fast", p->pp_alloc_fast, "pages taken from a pool's alloc cache", "count");
+    v("page_pool.alloc_slow", p->pp_alloc_slow, "bulks of pages from the page allocator (cache and ring empty)",
+      "count");
+    v("page_pool.alloc_empty", p->pp_alloc_empty, "cache refills that found the ptr_ring empty", "count");
+    v("page_pool.alloc_refill", p->pp_alloc_refill, "cache refills from the ptr_ring", "count");
+    v("page_pool.alloc_failed", p->pp_alloc_failed, "allocations with no page to give (the driver's refill fails)",
+      "count");
+    v("page_pool.recycle_cached", p->pp_recycle_cached, "pages recycled directly into the alloc cache", "count");
+    v("page_pool.recycle_cache_full", p->pp_recycle_cache_full, "direct recycling with the cache full", "count");
+    v("page_pool.recycle_ring", p->pp_recycle_ring, "pages recycled into the ptr_ring", "count");
+    v("page_pool.recycle_ring_full", p->pp_recycle_ring_full, "recycling with the ptr_ring full (page released)",
+      "count");
+    v("page_pool.recycle_released_refcnt", p->pp_recycle_released_refcnt,
+      "pages released because another reference held them", "count");
+    v("page_pool.pages_released", p->pp_pages_released, "pages returned to the page allocator, unmapped", "count");
+    v("stack.skb_alloc", p->skb_alloc, "skbs built by the driver (build_skb) or allocated", "count");
+    v("stack.skb_free", p->skb_free, "skbs freed (their page-pool heads recycled)", "count");
+    v("stack.skb_truesize", p->skb_truesize, "truesize of the last skb the driver built: what it charges the socket",
+      "B");
 }
 
 } // namespace khost

@@ -37,6 +37,10 @@ struct board_device {
 void* driver_setup(const driver_config& d, double link_speed_bps);
 // Configure the shim's stack from [stack] and net_rx_action's budgets.
 void stack_setup(const stack_config& s, uint32_t netdev_budget, uint64_t netdev_budget_ps);
+// The application's UDP socket (recvmsg and whether a datagram waits): the
+// shim's, or the 6.x level's of a kernel tree's driver.
+int socket_queued();
+long socket_recvmsg(void* buf, size_t len, uint64_t* ready_ns);
 // The NET_RX softirq handler (net_rx_action), for core::set_softirq_handler.
 void net_rx_softirq();
 // The handler for driver d (handle: driver_setup's): net_rx_softirq, or the
@@ -90,11 +94,14 @@ struct net_counters {
     uint64_t softnet_processed, softnet_time_squeeze;
     uint64_t napi_polls, napi_complete;
     uint64_t rx_otherhost;
-    uint64_t rx_consumed;  // frames the stack took without a socket (a kernel tree's driver: its sink)
 };
 net_counters net_counters_read();
 // Datagrams in the receiving socket's queue now (not yet read by the application).
 unsigned socket_queue_len();
+// Frames the driver has handed up that the stack has not taken yet (a
+// kernel tree's driver: its GRO_NORMAL batch; 0 for fecsim's own driver,
+// whose stack takes each frame at once).
+unsigned stack_backlog_len();
 void net_counters_reset();
 // snmp.*, softnet.* and napi.* counters, as stats.json lists them.
 void net_counters_visit(const models::stat_visitor& v);

@@ -218,6 +218,8 @@ void coherence_checker::report_ext(cv_kind k, api_rule r, uint64_t pa, uint64_t 
     v.site2_what = what2;
     v.site3 = site3;
     v.site3_what = what3;
+    if (m_call_stack)
+        v.callers = m_call_stack();
     m_list.push_back(std::move(v));
     m_stats.violations++;
 }
@@ -273,6 +275,8 @@ bool coherence_checker::on_coherent_free(uint64_t handle, uint64_t cpu_pa, uint6
 void coherence_checker::on_dma(int op, uint64_t pa, uint64_t size, int dir, const void* site)
 {
     const uint64_t first = pa >> LINE_SHIFT, last = (pa + (size ? size : 1) - 1) >> LINE_SHIFT;
+    const bool skip_sync = op & SIMHOST_DMA_ATTR_SKIP_CPU_SYNC;
+    op &= ~SIMHOST_DMA_ATTR_SKIP_CPU_SYNC;
     if (op == SIMHOST_DMA_MAPPING_ERROR) {
         // As the kernel: the newest unchecked mapping at exactly this address.
         auto it = m_by_pa.find(pa);
@@ -305,8 +309,14 @@ void coherence_checker::on_dma(int op, uint64_t pa, uint64_t size, int dir, cons
         m_by_pa[pa] = idx;
         for (uint64_t l = first; l <= last; l++) {
             m_lines[l] = line_state{idx};
+            // DMA_ATTR_SKIP_CPU_SYNC: nothing handed over yet; a
+            // sync_for_device gives the device its part (a page pool's
+            // [offset, offset + max_len)).
+            m_lines[l].cpu_owned = skip_sync;
             set_bit(l, true);
         }
+        if (skip_sync)
+            m_maps[idx].cpu_lines = last - first + 1;
         return;
     }
     if (op == SIMHOST_DMA_UNMAP) {
@@ -342,7 +352,7 @@ void coherence_checker::on_dma(int op, uint64_t pa, uint64_t size, int dir, cons
             misuse(api_rule::map_error_unchecked, pa, &m, m.map_site,
                    "the mapping was used and unmapped without dma_mapping_error() on its address", site,
                    "unmapped at");
-        if (dir != 1)  // not DMA_TO_DEVICE: the unmap invalidates for the CPU
+        if (dir != 1 && !skip_sync)  // not DMA_TO_DEVICE: the unmap invalidates for the CPU
             m_stats.synced_bytes += m.size;
         const uint64_t mf = m.pa >> LINE_SHIFT, ml = (m.pa + m.size - 1) >> LINE_SHIFT;
         for (uint64_t l = mf; l <= ml; l++) {
@@ -469,6 +479,14 @@ void coherence_checker::symbolize(violation& v)
     if (!v.where.empty())
         return;
     v.where = where_of(v.site);
+    // In the shim's code on the driver's behalf (eth_type_trans, the stack,
+    // a page pool): the driver line that called into it.
+    if (!v.callers.empty() && is_shim_code(v.site, true))
+        for (const void* c : v.callers)
+            if (!is_shim_code(c, true)) {
+                v.where += ", called from " + where_of(c);
+                break;
+            }
     if (v.site2)
         v.detail += std::string("; ") + (v.site2_what ? v.site2_what : "see") + " " + where_of(v.site2);
     if (v.site3)

@@ -99,6 +99,9 @@ struct violation {
     const char* site2_what = nullptr;
     const void* site3 = nullptr;
     const char* site3_what = nullptr;
+    // The call sites open when it was first seen, innermost first: when the
+    // site is the shim's code, the innermost driver one is named too.
+    std::vector<const void*> callers = {};
 };
 
 struct coherence_stats {
@@ -132,6 +135,8 @@ public:
     bool reaches_end(uint64_t pa, uint64_t len) const;
     using fault_fn = std::function<void(uint64_t pa, uint64_t len, bool write, const void* site)>;
     void set_fault_handler(fault_fn f) { m_fault = std::move(f); }
+    // The running core's open call sites, innermost first (khost's hooks).
+    void set_call_stack(std::function<std::vector<const void*>()> f) { m_call_stack = std::move(f); }
     // [pa, pa+len) is being freed: whether a line of it is in a live
     // streaming mapping; if so, that mapping's start and map site, and the
     // mapping is marked as outliving its buffer.
@@ -214,6 +219,7 @@ private:
     std::map<uint64_t, coherent> m_coherent;   // live dma_alloc_coherent by handle
     std::map<std::pair<int, const void*>, size_t> m_seen;  // (kind | rule << 8, site)
     fault_fn m_fault;
+    std::function<std::vector<const void*>()> m_call_stack;
     std::function<void()> m_finish;
     bool m_finished = false;
     std::vector<violation> m_list;

@@ -8,6 +8,7 @@
 // running core's L1 (timing, and the CPU view refreshed before the access
 // executes) and charge a per-call and per-block instruction cost; anything
 // else returns at once.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <fnmatch.h>
@@ -74,6 +75,11 @@ void function_exit(core& c, unsigned depth)
     }
 }
 
+// Per core, the call site of each open function entry (the caller's return
+// address __tsan_func_entry receives), outermost first: names the driver
+// line that called the shim function in which something happened.
+std::vector<std::vector<const void*>> g_callers;
+
 inline void hook(const void* p, size_t size, bool write, const void* site)
 {
     kernel* k = kernel::instance();
@@ -99,12 +105,16 @@ void __tsan_init(void) {}
 
 // Entry and exit keep the running core's stack of function entries and
 // trace_pc its last basic block (core::trace(), for fault reports).
-void __tsan_func_entry(void*)
+void __tsan_func_entry(void* caller)
 {
     if (core* c = core::current()) {
         core::code_trace& t = c->trace();
-        if (t.depth < core::code_trace::max_depth)
+        if (t.depth < core::code_trace::max_depth) {
             t.frames[t.depth] = RA;
+            if (g_callers.size() <= c->id())
+                g_callers.resize(c->id() + 1, std::vector<const void*>(core::code_trace::max_depth));
+            g_callers[c->id()][t.depth] = caller;
+        }
         if (g_functions && models::g_trace)
             function_entry(*c, RA, t.depth);
         t.depth++;
@@ -152,6 +162,18 @@ void __tsan_vptr_update(void**, void*) {}
 } // extern "C"
 
 namespace khost {
+
+std::vector<const void*> caller_stack()
+{
+    std::vector<const void*> v;
+    core* c = core::current();
+    if (!c || c->id() >= g_callers.size())
+        return v;
+    const unsigned n = std::min<unsigned>(c->trace().depth, core::code_trace::max_depth);
+    for (unsigned i = n; i-- > 0;)
+        v.push_back(g_callers[c->id()][i]);
+    return v;
+}
 
 void trace_functions(const std::vector<std::string>& globs)
 {

@@ -62,6 +62,7 @@ kernel::kernel(sc_core::sc_module_name nm, const kernel_config& cfg, cache::hier
     m_checker->set_fault_handler(
         [this](uint64_t pa, uint64_t len, bool write, const void* site) { mem_fault(pa, len, write, site); });
     m_checker->set_finish([this] { leak_scan(); });
+    m_checker->set_call_stack(caller_stack);
     s_instance = this;
 }
 
@@ -521,6 +522,8 @@ void kernel::dma(int op, uint64_t pa, size_t size, int dir, const void* caller)
 {
     core* c = core::current();
     m_checker->on_dma(op, pa, size, dir, caller);
+    const bool skip_sync = op & SIMHOST_DMA_ATTR_SKIP_CPU_SYNC;
+    op &= ~SIMHOST_DMA_ATTR_SKIP_CPU_SYNC;
     if (op == SIMHOST_DMA_MAPPING_ERROR)
         return;
     switch (op) {
@@ -529,8 +532,8 @@ void kernel::dma(int op, uint64_t pa, size_t size, int dir, const void* caller)
     case SIMHOST_DMA_SYNC_CPU: m_stats.dma_sync_cpu_calls++; break;
     default: m_stats.dma_sync_device_calls++; break;
     }
-    if (pa == SIMHOST_DMA_BAD_ADDR)
-        return;  // nothing mapped: no maintenance
+    if (pa == SIMHOST_DMA_BAD_ADDR || skip_sync)
+        return;  // nothing mapped, or DMA_ATTR_SKIP_CPU_SYNC: no maintenance
     const auto d = (dma_dir)dir;
     // Which ARMv7 operation the call is: map and sync_for_device hand the
     // buffer to the device; unmap and sync_for_cpu take it back.

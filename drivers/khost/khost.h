@@ -40,6 +40,9 @@ extern const size_t kernel_stat_count;
 // (models::g_trace), by fnmatch globs on their names; empty: none. Set
 // before the simulation starts.
 void trace_functions(const std::vector<std::string>& globs);
+// The running core's open call sites in kernel code (the return addresses
+// into each caller), innermost first; empty outside a core.
+std::vector<const void*> caller_stack();
 
 class kernel : public sc_core::sc_module {
 public:

@@ -38,11 +38,9 @@ std::string function_name(const void* pc)
     return std::prev(s)->second;
 }
 
-std::string code_site(const void* pc, bool return_address)
+// addr2line's (function, file:line) pairs for pc, innermost inlined frame first.
+static std::vector<std::string> addr2line_frames(const Dl_info& info, const void* pc, bool return_address)
 {
-    Dl_info info{};
-    if (!pc || !dladdr(pc, &info) || !info.dli_fname)
-        return "(unknown site)";
     const uintptr_t off = (uintptr_t)pc - (uintptr_t)info.dli_fbase - (return_address ? 1 : 0);
     char cmd[1024];
     std::snprintf(cmd, sizeof cmd, "addr2line -C -f -i -e '%s' 0x%lx 2>/dev/null", info.dli_fname, (unsigned long)off);
@@ -57,13 +55,32 @@ std::string code_site(const void* pc, bool return_address)
         }
         pclose(p);
     }
+    return lines;
+}
+
+bool is_shim_code(const void* pc, bool return_address)
+{
+    Dl_info info{};
+    if (!pc || !dladdr(pc, &info) || !info.dli_fname)
+        return false;
+    const std::vector<std::string> lines = addr2line_frames(info, pc, return_address);
+    return lines.size() >= 2 && lines[1].find("/drivers/shim/") != std::string::npos;
+}
+
+std::string code_site(const void* pc, bool return_address)
+{
+    Dl_info info{};
+    if (!pc || !dladdr(pc, &info) || !info.dli_fname)
+        return "(unknown site)";
+    const std::vector<std::string> lines = addr2line_frames(info, pc, return_address);
     std::string fn = info.dli_sname ? info.dli_sname : "?", loc;
     for (size_t i = 0; i + 1 < lines.size(); i += 2) {
         std::string file = lines[i + 1];
         const size_t disc = file.find(" (discriminator");
         if (disc != std::string::npos)
             file = file.substr(0, disc);
-        if (file.find("/shim/include/") != std::string::npos)
+        // the shim's headers (either API level): memcpy, skb_put, ...
+        if (file.find("/shim/include/") != std::string::npos || file.find("/shim/v6/include/") != std::string::npos)
             continue;
         fn = lines[i];
         const size_t slash = file.rfind('/');

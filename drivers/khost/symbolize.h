@@ -16,6 +16,10 @@ namespace khost {
 
 std::string code_site(const void* pc, bool return_address);
 
+// Whether pc (its innermost frame, inlined ones included) is the shim's code
+// (drivers/shim/) rather than the driver's.
+bool is_shim_code(const void* pc, bool return_address);
+
 // The name of the function (static ones included) whose code holds pc, from
 // its object's symbol table (read with nm once per object); "" if none.
 // Cheap after the first call for an object.

@@ -7,8 +7,11 @@
  */
 #ifndef FECSIM_SHIM_H
 #define FECSIM_SHIM_H
+/* The shim's 6.x level (built with -nostdinc) has the types from <linux/types.h>. */
+#if !(defined(_LINUX_TYPES_H) && defined(FECSIM_API_LEVEL))
 #include <stddef.h>
 #include <stdint.h>
+#endif
 
 #ifdef __cplusplus
 extern "C" {

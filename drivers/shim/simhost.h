@@ -80,6 +80,11 @@ enum simhost_dma_op {
 	SIMHOST_DMA_MAPPING_ERROR,
 };
 #define SIMHOST_DMA_BAD_ADDR 0xffffffffull	/* DMA_MAPPING_ERROR of the 32-bit dma_addr_t */
+/* Or'ed into SIMHOST_DMA_MAP/UNMAP: DMA_ATTR_SKIP_CPU_SYNC (a page pool's
+ * long-lived mapping). No cache maintenance; a map leaves the lines with
+ * the CPU until a sync_for_device hands them over, an unmap takes them back
+ * without invalidating. */
+#define SIMHOST_DMA_ATTR_SKIP_CPU_SYNC 0x100
 void simhost_dma(int op, uint64_t pa, size_t size, int dir, const void *caller);
 /* The DMA address of [p, p+size) for dma_map_single: its pa, or, if p is not
  * simulated kernel memory (host stack, driver data or rodata, host heap),

@@ -186,10 +186,12 @@ const std::vector<group_entry>& registry_groups()
          [](soc_config& c) -> void* { return &c.driver; }, k_driver_strings, count_of(k_driver_strings),
          "copybreak is set after probe like ethtool --set-tunable rx-copybreak; the ring sizes and the link "
          "speed are passed as module parameters (a driver without them keeps its own values). A driver of a "
-         "kernel tree (tree=, name=) is compiled unchanged and keeps its own module parameters' defaults; "
-         "docs/real-drivers.md says what runs."},
+         "kernel tree (tree=, name=) is compiled unchanged and keeps its own module parameters' defaults: "
+         "copybreak, rx_ring_size and tx_ring_size set for it to another value than their default are "
+         "refused where they are set (it ignores them); docs/real-drivers.md says what runs."},
         {"stack", khost::stack_param_table.title,
-         "drivers/shim/net.c (the stack as a cost model), set up by drivers/khost/boot.{h,cc}",
+         "drivers/shim/udp_stack.h (the stack as a cost model, for fecsim's own driver and a kernel tree's), "
+         "set up by drivers/khost/boot.{h,cc}",
          &khost::stack_param_table,
          [](soc_config& c) -> void* { return &c.stack; }, nullptr, 0, nullptr},
         {"app", khost::app_param_table.title,
@@ -313,6 +315,55 @@ std::string moved_key_message(const moved_key& m)
 {
     const std::string to = m.to;
     return std::string(m.from) + " moved to [" + to.substr(0, to.find('.')) + "]: write " + to;
+}
+
+const std::vector<inert_key>& registry_inert_keys()
+{
+    static const std::vector<inert_key> keys = {
+        {"driver.copybreak",
+         [](const soc_config& c) -> std::string {
+             return c.driver.tree.empty() || c.driver.copybreak == khost::driver_config{}.copybreak
+                        ? ""
+                        : "a kernel tree's fec driver ignores it: the 6.12 driver has no rx-copybreak (every frame "
+                          "goes up in its page-pool page), the 6.1 driver accepts the ethtool tunable but its "
+                          "receive path never copies (fec_enet_copybreak has no caller); docs/real-drivers.md";
+         }},
+        {"driver.rx_ring_size",
+         [](const soc_config& c) -> std::string {
+             return c.driver.tree.empty() || c.driver.rx_ring_size == khost::driver_config{}.rx_ring_size
+                        ? ""
+                        : "a kernel tree's fec driver has a fixed RX ring (RX_RING_SIZE in fec.h: 256 buffers); it "
+                          "is a module parameter of fecsim's own driver only";
+         }},
+        {"driver.tx_ring_size",
+         [](const soc_config& c) -> std::string {
+             return c.driver.tree.empty() || c.driver.tx_ring_size == khost::driver_config{}.tx_ring_size
+                        ? ""
+                        : "a kernel tree's fec driver has a fixed TX ring (TX_RING_SIZE in fec.h: 512 descriptors at "
+                          "6.1, 1024 at 6.12); it is a module parameter of fecsim's own driver only";
+         }},
+        {"soc.mac_address",
+         [](const soc_config& c) -> std::string {
+             return c.driver.tree.empty() || c.board.mac_address == board_config{}.mac_address
+                        ? ""
+                        : "a kernel tree's driver takes its address from the device tree (local-mac-address of "
+                          "the ENET node in driver.dts); fecsim does not set it for that driver";
+         }},
+        {"soc.promiscuous",
+         [](const soc_config& c) -> std::string {
+             return c.driver.tree.empty() || c.board.promiscuous == board_config{}.promiscuous
+                        ? ""
+                        : "promiscuous mode (IFF_PROMISC, ndo_set_rx_mode) is set for fecsim's own driver only";
+         }},
+        {"app.join_group",
+         [](const soc_config& c) -> std::string {
+             return c.driver.tree.empty() || c.app.join_group == khost::app_config{}.join_group
+                        ? ""
+                        : "the socket's multicast join (dev_mc_add, ndo_set_rx_mode) is made for fecsim's own "
+                          "driver only";
+         }},
+    };
+    return keys;
 }
 
 const std::vector<config_rule>& registry_rules()

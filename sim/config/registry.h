@@ -98,4 +98,16 @@ struct config_rule {
 };
 const std::vector<config_rule>& registry_rules();
 
+// A key that the configured driver ignores: set explicitly (in a file or
+// with -o) to another value than its default, it is an error naming where
+// it was set, instead of a value that silently does nothing. The default
+// itself (which a resolved scenario, a sweep's base.ini, writes for every
+// key) changes nothing either way and is accepted.
+struct inert_key {
+    const char* key;  // "driver.copybreak"
+    // Returns "" when the key acts in this configuration, else why it does not.
+    std::string (*why)(const soc_config&);
+};
+const std::vector<inert_key>& registry_inert_keys();
+
 } // namespace sim

@@ -356,6 +356,19 @@ void check_rules(const resolved_scenario& r, diagnostics& d)
     }
 }
 
+// Keys set explicitly that the configured driver ignores (registry_inert_keys).
+void check_inert_keys(const resolved_scenario& r, diagnostics& d)
+{
+    for (const auto& k : registry_inert_keys()) {
+        auto it = r.set_at.find(k.key);
+        if (it == r.set_at.end())
+            continue;
+        const std::string why = k.why(r.cfg);
+        if (!why.empty())
+            d.add(it->second, std::string(k.key) + " is set, but " + why);
+    }
+}
+
 } // namespace
 
 bool scenario_resolve(const raw_scenario& raw, resolved_scenario* out, std::vector<std::string>* errors)
@@ -372,8 +385,10 @@ bool scenario_resolve(const raw_scenario& raw, resolved_scenario* out, std::vect
         resolve_strings(g, values, out, d);
     }
     fill_lists(out);
-    if (d.empty())  // the rules only make sense for values that are each valid
+    if (d.empty()) {  // the rules only make sense for values that are each valid
         check_rules(*out, d);
+        check_inert_keys(*out, d);
+    }
     const bool ok = d.empty();
     d.flush(errors);
     return ok;

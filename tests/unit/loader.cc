@@ -86,7 +86,7 @@ START_TEST(test_builtin_default_resolves)
     CK_STR_EQ(l.r.cfg.scenario.id.c_str(), "default");
     ck_assert_uint_eq(l.r.cfg.cpu.cores, 4);
     ck_assert_uint_eq(l.r.cfg.mem.l2.size_bytes, 1u << 20);
-    ck_assert_uint_eq(l.r.files.size(), 4);  // default, stock-idle, copybreak-common, profiles/imx6q
+    ck_assert_uint_eq(l.r.files.size(), 5);  // default, stock-idle, copybreak-common, calibration-workload, profiles/imx6q
 }
 END_TEST
 

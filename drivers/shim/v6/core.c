@@ -498,7 +498,7 @@ int fecsim_v6_report(char *buf, int len)
 			 phydev_name(phy), phy->phy_id);
 	else
 		at = put(buf, len, at, "link          down%s\n", phy ? "" : " (no PHY attached)");
-	at = put(buf, len, at, "rx            %llu frames to the stack (a sink), %llu NAPI polls\n",
+	at = put(buf, len, at, "rx            %llu frames to the stack, %llu NAPI polls\n",
 		 fecsim_v6_net.rx_frames, fecsim_v6_net.napi_polls);
 	if (ops && ops->get_drvinfo) {
 		struct ethtool_drvinfo info;

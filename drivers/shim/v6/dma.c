@@ -45,6 +45,40 @@ void dma_sync_single_for_device(struct device *dev, dma_addr_t addr, size_t size
 	simhost_dma(SIMHOST_DMA_SYNC_DEVICE, addr, size, dir, __builtin_return_address(0));
 }
 
+/* The page at its CPU view: a page pool's long-lived mapping. */
+dma_addr_t dma_map_page_attrs(struct device *dev, struct page *page, size_t offset, size_t size,
+			      enum dma_data_direction dir, unsigned long attrs)
+{
+	const void *site = __builtin_return_address(0);
+	dma_addr_t a = dma_addr_of((char *)page->virt + offset, size, site);
+	(void)dev;
+	simhost_dma(SIMHOST_DMA_MAP | (attrs & DMA_ATTR_SKIP_CPU_SYNC ? SIMHOST_DMA_ATTR_SKIP_CPU_SYNC : 0), a, size,
+		    dir, site);
+	return a;
+}
+
+void dma_unmap_page_attrs(struct device *dev, dma_addr_t addr, size_t size, enum dma_data_direction dir,
+			  unsigned long attrs)
+{
+	(void)dev;
+	simhost_dma(SIMHOST_DMA_UNMAP | (attrs & DMA_ATTR_SKIP_CPU_SYNC ? SIMHOST_DMA_ATTR_SKIP_CPU_SYNC : 0), addr,
+		    size, dir, __builtin_return_address(0));
+}
+
+void dma_sync_single_range_for_cpu(struct device *dev, dma_addr_t addr, unsigned long offset, size_t size,
+				   enum dma_data_direction dir)
+{
+	(void)dev;
+	simhost_dma(SIMHOST_DMA_SYNC_CPU, addr + offset, size, dir, __builtin_return_address(0));
+}
+
+void dma_sync_single_range_for_device(struct device *dev, dma_addr_t addr, unsigned long offset, size_t size,
+				      enum dma_data_direction dir)
+{
+	(void)dev;
+	simhost_dma(SIMHOST_DMA_SYNC_DEVICE, addr + offset, size, dir, __builtin_return_address(0));
+}
+
 int dma_mapping_error(struct device *dev, dma_addr_t addr)
 {
 	(void)dev;

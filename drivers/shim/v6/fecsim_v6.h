@@ -31,10 +31,20 @@ int fecsim_v6_report(char *buf, int len);
 /* Counters of the 6.x level's network side (the kernel host reads and
  * resets them as the stack's: drivers/khost/boot.cc). */
 struct fecsim_v6_net_stats {
-	unsigned long long rx_frames, rx_bytes;	/* handed to the stack (a sink) */
+	unsigned long long rx_frames, rx_bytes;	/* handed to the stack by the driver */
 	unsigned long long napi_polls, napi_complete;
 	unsigned long long skb_alloc, skb_free;
 	unsigned long long carrier_changes;
+	unsigned long long skb_truesize;		/* truesize of the last skb built (B): its socket charge */
+	/* page pools (struct page_pool_stats of net/core/page_pool.c), pages */
+	unsigned long long pp_pools;			/* pools created */
+	unsigned long long pp_alloc_fast, pp_alloc_slow;	/* from the cache; bulks from the page allocator */
+	unsigned long long pp_alloc_empty, pp_alloc_refill;	/* ring empty at a refill; refills from the ring */
+	unsigned long long pp_alloc_failed;		/* no page at all (the driver's refill fails) */
+	unsigned long long pp_recycle_cached, pp_recycle_cache_full;	/* direct recycling into the cache */
+	unsigned long long pp_recycle_ring, pp_recycle_ring_full;	/* into the ptr_ring; ring full */
+	unsigned long long pp_recycle_released_refcnt;	/* released: more references than the pool's */
+	unsigned long long pp_pages_released;		/* pages back to the page allocator */
 };
 /* Transmit (drivers/shim/v6/tx.c): one datagram or TCP send as the stack
  * hands it to the driver's ndo_start_xmit (dev_hard_start_xmit with the
@@ -81,6 +91,16 @@ void fecsim_v6_tx_reset(void);
  * the same run without the counters). */
 #define FECSIM_UNCOSTED __attribute__((__no_sanitize_thread__, __no_sanitize_coverage__, __noinline__))
 
+/* The stack above the driver (drivers/shim/udp_stack.h) in the 6.x level,
+ * with the config and counters of drivers/shim/shim.h:
+ *   void fecsim_v6_stack_configure(const struct shim_net_config *);
+ *   const struct shim_net_stats *fecsim_v6_stack_stats(void);
+ *   void fecsim_v6_stack_reset_stats(void);
+ *   int fecsim_v6_udp_queued(void);
+ *   int fecsim_v6_gro_pending(void);	(skbs waiting in the NAPI instances' GRO_NORMAL lists)
+ *   long fecsim_v6_udp_recvmsg(void *buf, size_t len, uint64_t *ready_ns);
+ *   void fecsim_v6_netdev_counters(unsigned long long *rx_packets, *rx_dropped, *rx_errors, *rx_fifo_errors);
+ */
 /* Internal to the 6.x level (its .c files): */
 #ifdef FECSIM_API_LEVEL
 extern struct fecsim_v6_net_stats fecsim_v6_net;

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * drivers/shim/v6/net.c: network devices, NAPI, socket buffers, page pools
- * and XDP queue info at the shim's 6.x level. The stack above the driver is
- * a counting sink for now: napi_gro_receive counts the frame and frees it
- * (its page goes back to its pool), as a receiver that drops everything.
- * NAPI runs in the NET_RX softirq of the RX interrupt core
- * (fecsim_v6_net_rx_action), with the netdev budget of 64 per poll.
+ * drivers/shim/v6/net.c: network devices, NAPI, socket buffers, XDP queue
+ * info and the stack above the driver at the shim's 6.x level. NAPI runs in
+ * the NET_RX softirq of the RX interrupt core (fecsim_v6_net_rx_action,
+ * with the kernel's netdev budget and time limit); napi_gro_receive hands
+ * frames to the UDP stack cost model and socket that fecsim's own driver
+ * uses (drivers/shim/udp_stack.h); freed skbs give their page back to its
+ * page pool (drivers/shim/v6/page_pool.c).
  */
 #include <linux/crc32.h>
 #include <linux/etherdevice.h>
@@ -13,8 +14,17 @@
 #include <linux/slab.h>
 #include <net/page_pool/helpers.h>
 #include <net/xdp.h>
+#include <linux/jiffies.h>
+#include <linux/list.h>
+#include <linux/spinlock.h>
 #include "../simhost.h"
+#include "../shim.h"
 #include "fecsim_v6.h"
+
+/* The stack model's parameters (stack.*, kernel.netdev_budget*) and
+ * counters (snmp.*, softnet.*), set and read by the kernel host. */
+static struct shim_net_config cfg;	/* set before the boot: fecsim_v6_stack_configure */
+static struct shim_net_stats st;
 
 struct fecsim_v6_net_stats fecsim_v6_net;
 
@@ -178,11 +188,21 @@ void eth_hw_addr_random(struct net_device *dev)
 	eth_hw_addr_set(dev, addr);
 }
 
+/* The frame's type for the stack (pkt_type) and its protocol. A frame for
+ * another host (taken in promiscuous mode) is emptied, as at the 5.4 level
+ * (drivers/shim/net.c), so that the stack model's first check drops it and
+ * counts it as rx_otherhost (ip_rcv_core drops it unread). */
 __be16 eth_type_trans(struct sk_buff *skb, struct net_device *dev)
 {
 	const struct ethhdr *eth = (const struct ethhdr *)skb->data;
 	skb->dev = dev;
 	skb_reset_mac_header(skb);
+	if (is_multicast_ether_addr(eth->h_dest))
+		skb->pkt_type = is_broadcast_ether_addr(eth->h_dest) ? PACKET_BROADCAST : PACKET_MULTICAST;
+	else if (!ether_addr_equal(eth->h_dest, dev->dev_addr)) {
+		skb->pkt_type = PACKET_OTHERHOST;
+		skb->len = ETH_HLEN;
+	}
 	skb_pull(skb, ETH_HLEN);
 	skb_reset_network_header(skb);
 	return eth->h_proto;
@@ -228,6 +248,10 @@ void netif_napi_add_weight(struct net_device *dev, struct napi_struct *napi,
 	napi->poll = poll;
 	napi->weight = weight;
 	napi->next = NULL;
+	napi->list_owner = -1;
+	napi->rx_list = NULL;
+	napi->rx_tail = &napi->rx_list;
+	napi->rx_count = 0;
 	napi->state = BIT(NAPI_STATE_SCHED);	/* disabled until napi_enable, as in the kernel */
 }
 
@@ -243,6 +267,7 @@ void napi_disable(struct napi_struct *n)
 			*p = n->next;
 			break;
 		}
+	n->list_owner = -1;
 	n->state = BIT(NAPI_STATE_SCHED) | BIT(NAPI_STATE_DISABLE);
 }
 
@@ -260,170 +285,112 @@ void __napi_schedule(struct napi_struct *n)
 	while (*p)
 		p = &(*p)->next;
 	n->next = NULL;
+	n->list_owner = simhost_cpu();	/* ____napi_schedule */
 	*p = n;
 	simhost_raise_net_rx();
+}
+
+static void stack_receive(struct sk_buff *skb);
+
+/* gro_normal_list: the batch of GRO_NORMAL skbs to the stack, in order.
+ * The ones still waiting stay linked from the instance while the stack
+ * works on one (the kernel walks napi->rx_list in place). */
+static unsigned g_gro_pending;	/* skbs on every instance's rx_list */
+static FECSIM_UNCOSTED void gro_pending_add(int n) { g_gro_pending += n; }
+
+/* The frames the driver has handed to GRO and the stack has not taken yet
+ * (the kernel host's frame balance). */
+int fecsim_v6_gro_pending(void) { return (int)g_gro_pending; }
+
+static void gro_normal_list(struct napi_struct *n)
+{
+	struct sk_buff *skb;
+	while ((skb = n->rx_list)) {
+		n->rx_list = skb->next;
+		if (!n->rx_list)
+			n->rx_tail = &n->rx_list;
+		skb->next = NULL;
+		gro_pending_add(-1);
+		stack_receive(skb);
+	}
+	n->rx_count = 0;
 }
 
 bool napi_complete_done(struct napi_struct *n, int work_done)
 {
 	(void)work_done;
 	fecsim_v6_net.napi_complete++;
+	gro_normal_list(n);
+	n->list_owner = -1;
 	n->state &= ~BIT(NAPI_STATE_SCHED);
 	return true;
 }
 
-/* NET_RX softirq: each scheduled NAPI instance polls once with its weight;
- * one that used its whole budget stays scheduled and is polled again. */
+/* __napi_poll: a poll that used its whole weight stays scheduled (its
+ * GRO_NORMAL batch is flushed first) unless a disable is pending. */
+static int napi_poll(struct napi_struct *n, bool *repoll)
+{
+	int work = 0;
+	uint64_t t0 = simhost_trace_mark();
+	*repoll = false;
+	if (n->state & BIT(NAPI_STATE_SCHED)) {
+		work = n->poll(n, n->weight);
+		fecsim_v6_net.napi_polls++;
+	}
+	simhost_trace_span("NAPI poll", t0, "work", work);
+	if (work > n->weight)
+		simhost_stop("NAPI poll of %s returned %d > weight %d", n->dev->name, work, n->weight);
+	if (work < n->weight)
+		return work;
+	if (n->state & BIT(NAPI_STATE_DISABLE)) {
+		napi_complete_done(n, work);
+		return work;
+	}
+	gro_normal_list(n);
+	*repoll = true;
+	return work;
+}
+
+/* NET_RX softirq (net_rx_action of 6.x): the scheduled NAPI instances are
+ * polled in turn until none is left, the packet budget (netdev_budget) is
+ * used up or the time limit (netdev_budget_usecs rounded up to jiffies) is
+ * reached — then softnet time_squeeze counts; instances still to poll run
+ * in the next softirq. */
 void fecsim_v6_net_rx_action(void)
 {
-	struct napi_struct *list = g_poll_list;
+	unsigned long time_limit = jiffies + usecs_to_jiffies(cfg.netdev_budget_ns / 1000);
+	int budget = (int)cfg.netdev_budget;
+	struct napi_struct *list = g_poll_list, *repoll = NULL, **repoll_tail = &repoll;
 	g_poll_list = NULL;
 	while (list) {
 		struct napi_struct *n = list;
-		int done;
+		bool again;
 		list = n->next;
 		n->next = NULL;
-		fecsim_v6_net.napi_polls++;
-		done = n->poll(n, n->weight);
-		if (done >= n->weight && (n->state & BIT(NAPI_STATE_SCHED)) && !(n->state & BIT(NAPI_STATE_DISABLE)))
-			__napi_schedule(n);
-	}
-}
-
-/* ------------------------------------------------------------ pages and page pools */
-
-/* Page descriptors by page address: hashed on (pa >> PAGE_SHIFT) % size. */
-#define PAGE_TABLE_SIZE 4096
-struct page_link {
-	struct page page;
-	struct page_link *next;
-};
-static struct page_link *g_page_hash[PAGE_TABLE_SIZE];
-
-static unsigned int page_slot(u64 pa) { return (unsigned int)(pa >> PAGE_SHIFT) % PAGE_TABLE_SIZE; }
-
-void *page_address(const struct page *page) { return page->virt; }
-
-struct page *virt_to_page(const void *addr)
-{
-	u64 pa = simhost_pa(addr) & ~(u64)(PAGE_SIZE - 1);
-	for (struct page_link *l = g_page_hash[page_slot(pa)]; l; l = l->next)
-		if (l->page.pa == pa)
-			return &l->page;
-	simhost_stop("virt_to_page(%p): not a page the shim handed out", addr);
-}
-
-struct page *alloc_pages(gfp_t gfp, unsigned int order)
-{
-	struct page_link *l;
-	void *v;
-	if (order)
-		simhost_stop("alloc_pages of order %u: the shim hands out single pages", order);
-	v = simhost_kalloc(PAGE_SIZE, PAGE_SIZE, SIMHOST_MEM_SKB_DATA, __builtin_return_address(0));
-	l = kzalloc(sizeof(*l), GFP_ATOMIC);
-	if (!v || !l)
-		return NULL;
-	if (gfp & __GFP_ZERO)
-		memset(v, 0, PAGE_SIZE);
-	l->page.virt = v;
-	l->page.pa = simhost_pa(v);
-	l->next = g_page_hash[page_slot(l->page.pa)];
-	g_page_hash[page_slot(l->page.pa)] = l;
-	atomic_set(&l->page.refcount, 1);
-	return &l->page;
-}
-
-void __free_pages(struct page *page, unsigned int order)
-{
-	struct page_link **p = &g_page_hash[page_slot(page->pa)];
-	(void)order;
-	for (; *p; p = &(*p)->next)
-		if (&(*p)->page == page) {
-			struct page_link *l = *p;
-			*p = l->next;
-			simhost_kfree(page->virt, SIMHOST_MEM_SKB_DATA, __builtin_return_address(0));
-			kfree(l);
-			return;
+		budget -= napi_poll(n, &again);
+		if (again) {
+			*repoll_tail = n;
+			repoll_tail = &n->next;
 		}
-	simhost_stop("__free_pages of a page the shim did not hand out");
-}
-
-struct page_pool {
-	struct page_pool_params p;
-	struct page *free[1024];	/* recycled pages, LIFO */
-	unsigned int nfree;
-	unsigned int outstanding;	/* pages handed out and not returned */
-};
-
-struct page_pool *page_pool_create(const struct page_pool_params *params)
-{
-	struct page_pool *pool;
-	if (params->order)
-		return ERR_PTR(-EINVAL);
-	pool = kzalloc(sizeof(*pool), GFP_KERNEL);
-	if (!pool)
-		return ERR_PTR(-ENOMEM);
-	pool->p = *params;
-	return pool;
-}
-
-struct page *page_pool_alloc_pages(struct page_pool *pool, gfp_t gfp)
-{
-	struct page *page;
-	if (pool->nfree) {
-		page = pool->free[--pool->nfree];
-	} else {
-		page = alloc_pages(gfp, 0);
-		if (!page)
-			return NULL;
-		page->pp = pool;
-		if (pool->p.flags & PP_FLAG_DMA_MAP) {
-			page->dma_addr = dma_map_single(pool->p.dev, page->virt, PAGE_SIZE, pool->p.dma_dir);
-			if (dma_mapping_error(pool->p.dev, page->dma_addr)) {
-				__free_pages(page, 0);
-				return NULL;
-			}
+		if (budget <= 0 || time_after_eq(jiffies, time_limit)) {
+			st.softnet_time_squeeze++;
+			break;
 		}
+		simhost_preempt_point();
 	}
-	pool->outstanding++;
-	return page;
-}
-
-/* Back to the pool: synced for the device over dma_sync_size bytes from the
- * pool's offset (-1: max_len) when the pool does the device syncs. */
-void page_pool_put_unrefed_page(struct page_pool *pool, struct page *page, unsigned int dma_sync_size,
-				bool allow_direct)
-{
-	(void)allow_direct;
-	if (page->pp != pool)
-		simhost_stop("page_pool_put_page of a page of another pool");
-	if ((pool->p.flags & PP_FLAG_DMA_SYNC_DEV) && dma_sync_size) {
-		unsigned int n = dma_sync_size < pool->p.max_len ? dma_sync_size : pool->p.max_len;
-		dma_sync_single_for_device(pool->p.dev, page->dma_addr + pool->p.offset, n, pool->p.dma_dir);
+	/* Not polled, then the ones to poll again, then newly scheduled ones. */
+	{
+		struct napi_struct **tail = &list;
+		while (*tail)
+			tail = &(*tail)->next;
+		*tail = repoll;
+		while (*tail)
+			tail = &(*tail)->next;
+		*tail = g_poll_list;
+		g_poll_list = list;
 	}
-	if (!pool->outstanding)
-		simhost_stop("page_pool_put_page: more pages returned than handed out");
-	pool->outstanding--;
-	if (pool->nfree < ARRAY_SIZE(pool->free)) {
-		pool->free[pool->nfree++] = page;
-		return;
-	}
-	if (pool->p.flags & PP_FLAG_DMA_MAP)
-		dma_unmap_single(pool->p.dev, page->dma_addr, PAGE_SIZE, pool->p.dma_dir);
-	__free_pages(page, 0);
-}
-
-void page_pool_destroy(struct page_pool *pool)
-{
-	if (!pool)
-		return;
-	while (pool->nfree) {
-		struct page *page = pool->free[--pool->nfree];
-		if (pool->p.flags & PP_FLAG_DMA_MAP)
-			dma_unmap_single(pool->p.dev, page->dma_addr, PAGE_SIZE, pool->p.dma_dir);
-		__free_pages(page, 0);
-	}
-	kfree(pool);
+	if (g_poll_list)
+		simhost_raise_net_rx();
 }
 
 /* ------------------------------------------------------------ XDP queue info */
@@ -437,10 +404,14 @@ int xdp_rxq_info_reg(struct xdp_rxq_info *xdp_rxq, struct net_device *dev, u32 q
 	return 0;
 }
 
+/* The memory model of the queue's XDP frames: a page pool needs its pool
+ * (xdp_reg_mem_model). Frames are returned to it only by XDP_TX/REDIRECT,
+ * which stop the run (no XDP program can be attached: stop_on_call.list). */
 int xdp_rxq_info_reg_mem_model(struct xdp_rxq_info *xdp_rxq, enum xdp_mem_type type, void *allocator)
 {
-	(void)allocator;
 	if (!xdp_rxq->reg_state)
+		return -EINVAL;
+	if (type == MEM_TYPE_PAGE_POOL && !allocator)
 		return -EINVAL;
 	xdp_rxq->mem.type = type;
 	return 0;
@@ -459,10 +430,17 @@ void xdp_features_clear_redirect_target(struct net_device *dev) { dev->xdp_featu
 
 /* ------------------------------------------------------------ socket buffers */
 
-struct sk_buff *build_skb(void *data, unsigned int frag_size)
+/* The skb head as build_skb lays it out (__build_skb_around): the buffer of
+ * frag_size bytes ends with the shared info, truesize is SKB_TRUESIZE of the
+ * rest (the buffer plus the aligned struct sk_buff, the shim's layout).
+ * site: the caller of the API function (memory checks). */
+static struct sk_buff *skb_build(void *data, unsigned int frag_size, const void *site)
 {
-	struct sk_buff *skb = simhost_kalloc(sizeof(*skb), 8, SIMHOST_MEM_SKB, __builtin_return_address(0));
+	struct sk_buff *skb;
 	unsigned int size;
+	if (!frag_size)
+		simhost_stop_on_call("build_skb (frag_size 0: a kmalloc'ed head)", site);
+	skb = simhost_kalloc(sizeof(*skb), 8, SIMHOST_MEM_SKB, site);
 	if (!skb)
 		return NULL;
 	memset(skb, 0, sizeof(*skb));
@@ -470,14 +448,40 @@ struct sk_buff *build_skb(void *data, unsigned int frag_size)
 	skb->head = skb->data = data;
 	skb->tail = 0;
 	skb->end = size;
-	skb->truesize = frag_size + sizeof(*skb);
-	memset(skb_shinfo(skb), 0, sizeof(struct skb_shared_info));
+	skb->truesize = SKB_TRUESIZE(size);
+	skb->mac_header = (u16)~0U;
+	skb->transport_header = (u16)~0U;
+	skb->head_frag = 1;
+	memset(skb_shinfo(skb), 0, offsetof(struct skb_shared_info, dataref));
+	atomic_set(&skb_shinfo(skb)->dataref, 1);
 	atomic_set(&skb->users.refs, 1);
 	fecsim_v6_net.skb_alloc++;
+	fecsim_v6_net.skb_truesize = skb->truesize;
 	return skb;
 }
 
-struct sk_buff *napi_build_skb(void *data, unsigned int frag_size) { return build_skb(data, frag_size); }
+/* build_skb/napi_build_skb: the sk_buff from its slab cache, costed as the
+ * stack model's skb allocation (stack.alloc_cycles, as fecsim's own
+ * driver's skbs are). */
+static struct sk_buff *build_skb_costed(void *data, unsigned int frag_size, const void *site)
+{
+	int prev = simhost_cat_enter(SIMHOST_CAT_ALLOC);
+	struct sk_buff *skb;
+	simhost_charge(cfg.alloc_cycles, SIMHOST_CAT_ALLOC);
+	skb = skb_build(data, frag_size, site);
+	simhost_cat_leave(prev);
+	return skb;
+}
+
+struct sk_buff *build_skb(void *data, unsigned int frag_size)
+{
+	return build_skb_costed(data, frag_size, __builtin_return_address(0));
+}
+
+struct sk_buff *napi_build_skb(void *data, unsigned int frag_size)
+{
+	return build_skb_costed(data, frag_size, __builtin_return_address(0));
+}
 
 struct sk_buff *__netdev_alloc_skb(struct net_device *dev, unsigned int len, gfp_t gfp)
 {
@@ -487,55 +491,105 @@ struct sk_buff *__netdev_alloc_skb(struct net_device *dev, unsigned int len, gfp
 	(void)gfp;
 	if (!data)
 		return NULL;
-	skb = build_skb(data, size);
+	skb = skb_build(data, size, __builtin_return_address(0));
 	if (!skb) {
 		simhost_kfree(data, SIMHOST_MEM_SKB_DATA, __builtin_return_address(0));
 		return NULL;
 	}
+	skb->head_frag = 0;
 	skb->dev = dev;
 	skb_reserve(skb, NET_SKB_PAD);
 	return skb;
 }
 
-static void skb_release(struct sk_buff *skb)
+/* skb_release_data + kfree_skbmem: the head of a page-pool skb goes back to
+ * its pool (skb_pp_recycle), another head to its allocator; the sk_buff to
+ * its cache (costed as stack.free_cycles). site: the caller of the API
+ * function. */
+static __attribute__((__noinline__)) void skb_release(struct sk_buff *skb, const void *site)
 {
 	shim_v6_tx_skb_free(skb);	/* a transmitted skb: its counters and page fragments */
-	if (skb->pp_recycle) {
-		struct page *page = virt_to_page(skb->head);
-		page_pool_put_full_page(page->pp, page, false);
-	} else {
-		simhost_kfree(skb->head, SIMHOST_MEM_SKB_DATA, __builtin_return_address(0));
+	int prev = simhost_cat_enter(SIMHOST_CAT_ALLOC);
+	simhost_charge(cfg.free_cycles, SIMHOST_CAT_ALLOC);
+	if (!(skb->pp_recycle && shim_pp_put_page(virt_to_page(skb->head)))) {
+		if (skb->pp_recycle || (skb->head_frag && skb->head == page_address(virt_to_page(skb->head))))
+			simhost_stop("kfree_skb of an skb whose head is a page no pool owns (from %p)", site);
+		simhost_kfree(skb->head, SIMHOST_MEM_SKB_DATA, site);
 	}
-	simhost_kfree(skb, SIMHOST_MEM_SKB, __builtin_return_address(0));
+	simhost_kfree(skb, SIMHOST_MEM_SKB, site);
 	fecsim_v6_net.skb_free++;
+	simhost_cat_leave(prev);
 }
 
 void kfree_skb(struct sk_buff *skb)
 {
 	if (skb)
-		skb_release(skb);
+		skb_release(skb, __builtin_return_address(0));
 }
 
-void consume_skb(struct sk_buff *skb) { kfree_skb(skb); }
-void dev_kfree_skb_any(struct sk_buff *skb) { kfree_skb(skb); }
+void consume_skb(struct sk_buff *skb)
+{
+	if (skb)
+		skb_release(skb, __builtin_return_address(0));
+}
+
+void dev_kfree_skb_any(struct sk_buff *skb)
+{
+	if (skb)
+		skb_release(skb, __builtin_return_address(0));
+}
+
 void napi_consume_skb(struct sk_buff *skb, int budget)
 {
 	(void)budget;
-	kfree_skb(skb);
+	if (skb)
+		skb_release(skb, __builtin_return_address(0));
 }
 
-/* The stack above the driver: a sink that counts and frees. */
+/* ------------------------------------------------------------ the stack above the driver */
+
+/* The same cost model, socket and counters as fecsim's own driver's
+ * (drivers/shim/udp_stack.h), compiled into this level with its skbs. */
+#define UDP_STACK_NAME(n) fecsim_v6_##n
+#include "../udp_stack.h"
+
+void fecsim_v6_stack_configure(const struct shim_net_config *c) { cfg = *c; }
+const struct shim_net_stats *fecsim_v6_stack_stats(void) { return &st; }
+void fecsim_v6_stack_reset_stats(void) { memset(&st, 0, sizeof(st)); }
+
+/* napi_gro_receive of 6.x for frames GRO does not merge (a UDP socket
+ * without UDP_GRO): GRO_NORMAL, queued on the instance's rx_list and given
+ * to the stack by gro_normal_one in batches of gro_normal_batch (8), the
+ * rest at the end of the poll (gro_normal_list). */
+#define GRO_NORMAL_BATCH 8
 gro_result_t napi_gro_receive(struct napi_struct *napi, struct sk_buff *skb)
 {
-	(void)napi;
 	fecsim_v6_net.rx_frames++;
 	fecsim_v6_net.rx_bytes += skb->len;
-	kfree_skb(skb);
+	skb->next = NULL;
+	*napi->rx_tail = skb;
+	napi->rx_tail = &skb->next;
+	gro_pending_add(1);
+	if (++napi->rx_count >= GRO_NORMAL_BATCH)
+		gro_normal_list(napi);
 	return GRO_NORMAL;
 }
 
 int netif_receive_skb(struct sk_buff *skb)
 {
-	napi_gro_receive(NULL, skb);
+	fecsim_v6_net.rx_frames++;
+	fecsim_v6_net.rx_bytes += skb->len;
+	stack_receive(skb);
 	return 0;
+}
+
+/* The interface's counters, as ip -s link shows them. */
+void fecsim_v6_netdev_counters(unsigned long long *rx_packets, unsigned long long *rx_dropped,
+			       unsigned long long *rx_errors, unsigned long long *rx_fifo_errors)
+{
+	struct net_device *dev = g_ndev;
+	*rx_packets = dev ? dev->stats.rx_packets : 0;
+	*rx_dropped = dev ? dev->stats.rx_dropped : 0;
+	*rx_errors = dev ? dev->stats.rx_errors : 0;
+	*rx_fifo_errors = dev ? dev->stats.rx_fifo_errors : 0;
 }

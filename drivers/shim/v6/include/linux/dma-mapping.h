@@ -22,4 +22,15 @@ void dma_free_noncoherent(struct device *dev, size_t size, void *cpu, dma_addr_t
 			  enum dma_data_direction dir);
 int dma_set_mask_and_coherent(struct device *dev, u64 mask);
 #define dma_unmap_page(d, a, s, dir) dma_unmap_single(d, a, s, dir)
+/* Attributes: only DMA_ATTR_SKIP_CPU_SYNC changes anything (no cache maintenance). */
+#define DMA_ATTR_WEAK_ORDERING (1UL << 1)
+#define DMA_ATTR_SKIP_CPU_SYNC (1UL << 5)
+dma_addr_t dma_map_page_attrs(struct device *dev, struct page *page, size_t offset, size_t size,
+			      enum dma_data_direction dir, unsigned long attrs);
+void dma_unmap_page_attrs(struct device *dev, dma_addr_t addr, size_t size, enum dma_data_direction dir,
+			  unsigned long attrs);
+void dma_sync_single_range_for_cpu(struct device *dev, dma_addr_t addr, unsigned long offset, size_t size,
+				   enum dma_data_direction dir);
+void dma_sync_single_range_for_device(struct device *dev, dma_addr_t addr, unsigned long offset, size_t size,
+				      enum dma_data_direction dir);
 #endif

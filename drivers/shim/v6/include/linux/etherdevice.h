@@ -9,7 +9,14 @@ static inline bool is_zero_ether_addr(const u8 *a) { return !(a[0] | a[1] | a[2]
 static inline bool is_multicast_ether_addr(const u8 *a) { return a[0] & 1; }
 static inline bool is_valid_ether_addr(const u8 *a) { return !is_multicast_ether_addr(a) && !is_zero_ether_addr(a); }
 static inline void ether_addr_copy(u8 *d, const u8 *s) { memcpy(d, s, ETH_ALEN); }
-static inline bool ether_addr_equal(const u8 *a, const u8 *b) { return !memcmp(a, b, ETH_ALEN); }
+static inline bool is_broadcast_ether_addr(const u8 *a) { return (a[0] & a[1] & a[2] & a[3] & a[4] & a[5]) == 0xff; }
+/* As the kernel with CONFIG_HAVE_EFFICIENT_UNALIGNED_ACCESS (ARMv7): one
+ * 32-bit and one 16-bit compare. */
+static inline bool ether_addr_equal(const u8 *a, const u8 *b)
+{
+	u32 fold = ((*(const u32 *)a) ^ (*(const u32 *)b)) | ((*(const u16 *)(a + 4)) ^ (*(const u16 *)(b + 4)));
+	return fold == 0;
+}
 static inline void eth_hw_addr_gen(struct net_device *dev, const u8 *base, unsigned int id)
 {
 	u8 addr[ETH_ALEN];

@@ -14,7 +14,9 @@ struct page {
 	u64 pa;			/* its physical address */
 	dma_addr_t dma_addr;	/* page pool: mapping */
 	void *pp;		/* page pool owning it */
-	atomic_t refcount;
+	unsigned long pp_magic;	/* PP_SIGNATURE while a pool's */
+	long pp_ref_count;	/* 6.12: the pool users' references (1 when one owner) */
+	atomic_t refcount;	/* page_ref_count */
 };
 void *page_address(const struct page *page);
 struct page *virt_to_page(const void *addr);

@@ -99,6 +99,10 @@ struct napi_struct {
 	int weight;
 	int (*poll)(struct napi_struct *napi, int budget);
 	struct net_device *dev;
+	int list_owner;			/* CPU whose poll list holds it, -1 if none */
+	struct sk_buff *rx_list;	/* GRO_NORMAL skbs not yet given to the stack */
+	struct sk_buff **rx_tail;
+	int rx_count;
 };
 
 typedef u32 xdp_features_t;

@@ -27,6 +27,12 @@
 #define NET_SKB_PAD 32
 #define NET_IP_ALIGN 2
 #define SKB_DATA_ALIGN(x) (((x) + (SMP_CACHE_BYTES - 1)) & ~(SMP_CACHE_BYTES - 1))
+/* What an skb of an X-byte buffer charges its socket (truesize). */
+#define SKB_TRUESIZE(X) ((X) + SKB_DATA_ALIGN(sizeof(struct sk_buff)) + SKB_DATA_ALIGN(sizeof(struct skb_shared_info)))
+#define PACKET_HOST 0
+#define PACKET_BROADCAST 1
+#define PACKET_MULTICAST 2
+#define PACKET_OTHERHOST 3
 
 /* A fragment: the page by physical address, so that the array is ARM32-sized. */
 typedef struct skb_frag {
@@ -69,7 +75,7 @@ struct sk_buff {
 	unsigned int len, data_len;
 	u16 mac_len, hdr_len;
 	u16 queue_mapping;
-	u8 ip_summed:2, cloned:1, pp_recycle:1, vlan_present:1;
+	u8 ip_summed:2, cloned:1, pp_recycle:1, vlan_present:1, head_frag:1;
 	u8 pkt_type;
 	__be16 protocol;
 	__be16 vlan_proto;

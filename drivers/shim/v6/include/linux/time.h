@@ -44,5 +44,6 @@ static inline unsigned int jiffies_to_msecs(unsigned long j) { return j * (1000 
 static inline unsigned long round_jiffies_relative(unsigned long j) { return j; }
 #define time_after(a, b) ((long)((b) - (a)) < 0)
 #define time_before(a, b) time_after(b, a)
+#define time_after_eq(a, b) ((long)((a) - (b)) >= 0)
 #define time_is_before_jiffies(a) time_after(jiffies, a)
 #endif
