@@ -293,6 +293,11 @@ void coherence_checker::on_dma(int op, uint64_t pa, uint64_t size, int dir, cons
         for (uint64_t l = first; l <= last; l++)
             if (m_lines.count(l)) {
                 const mapping* o = find_mapping(l << LINE_SHIFT);
+                // As kernel/dma/debug.c (active_cacheline_insert): when
+                // neither mapping lets the device write, the CPU cannot
+                // consume stale data through the shared line.
+                if (dir == 1 && o && o->dir == 1)
+                    continue;
                 misuse(api_rule::map_overlap, pa, o, site, "buffer mapped twice", o ? o->map_site : nullptr,
                        "first mapped at");
                 break;
@@ -427,7 +432,9 @@ void coherence_checker::on_cpu(uint64_t pa, uint64_t len, bool write, const void
                 m_mem.is_backed(a, end - a) &&
                 std::memcmp(m_mem.cpu_view(a), m_mem.dram_view(a), end - a) != 0) {
                 report(cv_kind::stale_read, a, &m, site);
-            } else if (!st.cpu_owned) {
+            } else if (!st.cpu_owned && (write || m.dir != 1)) {
+                // Reading a line mapped DMA_TO_DEVICE is not one: the device
+                // only reads it, and the map's clean made DRAM what the CPU sees.
                 report(!write && m.cpu_lines ? cv_kind::partial_sync_miss : cv_kind::cpu_owned_by_dev, a, &m, site,
                        write ? "write" : "read");
             } else if (!write) {
