@@ -264,6 +264,8 @@ void make_dirs(const std::string& path) { mkdirs(path); }
 // part of the cache key.
 static const char* const k_link_flags = "-shared";
 
+const char* driver_ldflags() { return k_link_flags; }
+
 // Applies the patches in order with patch -p1 in dir (a copy of `origin`'s files).
 static void apply_patches(const std::string& dir, const std::vector<std::string>& patches, const std::string& origin)
 {
