@@ -29,8 +29,9 @@ const char* const k_examples_sweep =
     "  fecsim sweep scenarios/imx6q/copybreak-stock-idle.ini -o scenario.duration=50ms --vary l2.size=256KiB,512KiB,1MiB --name l2-size\n"
     "  fecsim sweep scenarios/imx6q/copybreak-stock-idle.ini -o scenario.duration=20ms --vary "
     "l2.maint_line_cycles=40..120/20 --vary scenario.seed=1..3 -j 2\n"
+    "  fecsim sweep scenarios/imx6q/copybreak-stock-idle.ini -o scenario.duration=20ms --vary stress.enabled=false,true --name stress\n"
     "  fecsim sweep scenarios/imx6q/copybreak-stock-idle.ini -o scenario.duration=20ms --vary stress.enabled=false,true --name stress "
-    "--emit-jobs\n"
+    "--emit-jobs --missing --partition short\n"
     "  fecsim collect results/imx6q-copybreak-stock-idle/sweep-stress\n";
 
 // ---------------------------------------------------------------- jobs
@@ -494,7 +495,7 @@ static bool calibration_run(const cli& c, const sweep_def& d, const std::string&
     return true;
 }
 
-// Three runs of point 0 (short, short again, long; sweep.h): the first
+// Three runs of point 0 (k_cal_short_s twice, then k_cal_long_s): the first
 // pays the driver build (cold_s), the other two give the speed.
 static bool sweep_calibrate(const cli& c, const sweep_def& d, task_cost* tc, std::string* err)
 {
@@ -616,26 +617,29 @@ static std::string sweep_sbatch_text(const sweep_options& o, const sweep_def& d,
            "    say \"task $t of offset $off is point $i: out of range (the sweep has points 0..$((n - 1)), arrays of at most $max tasks)\"\n"
            "    exit 2\n"
            "fi\n"
+           "name=$(sed -n \"$((i + 1))p\" \"$dir/points.txt\" 2>/dev/null) line=$(sed -n \"$((i + 1))p\" \"$dir/jobs.txt\" 2>/dev/null)\n"
+           "[ -n \"$name\" ] && [ -n \"$line\" ] || { say \"$dir/jobs.txt or points.txt: no line $((i + 1)) here (the sweep directory must be on a shared file system)\"; exit 2; }\n"
+           "log=$dir/logs/$name.log\n"
+           "{ echo \"== $(date -u '+%Y-%m-%d %H:%M:%S') UTC: point $name (index $i), Slurm job $job on $(hostname), Slurm log: $dir/logs/slurm-$job.out\" >>\"$log\"; } 2>/dev/null\n"
+           "# A failed check: one line here and in the point's log (fecsim collect shows it).\n"
+           "nope() { say \"$*\"; { echo \"== node check failed: $*\" >>\"$log\"; } 2>/dev/null; exit 2; }\n"
            "# What the node needs. FECSIM_CACHE: where fecsim keeps driver builds.\n"
            "cache=${FECSIM_CACHE:-${HOME:-/tmp}/.cache/fecsim/drivers}\n"
-           "command -v \"$fecsim\" >/dev/null 2>&1 || { say \"$fecsim: not found (install fecsim on the node, or emit with --fecsim PROGRAM)\"; exit 2; }\n"
+           "[ -r \"$dir/data/drivers/fec\" ] && [ -w \"$dir\" ] && [ -w \"$dir/logs\" ] || nope \"$dir: data/ not readable, or it or its logs/ not writable here\"\n"
+           "command -v \"$fecsim\" >/dev/null 2>&1 || nope \"$fecsim: not found (install fecsim on the node, or emit with --fecsim PROGRAM)\"\n"
            "v=$(\"$fecsim\" --version 2>/dev/null | head -n 1)\n"
-           "[ \"$v\" = \"$version\" ] || { say \"$fecsim is '$v', the sweep was written by '$version'\"; exit 2; }\n"
-           "[ -r \"$dir/data/drivers/fec\" ] && [ -w \"$dir\" ] && [ -w \"$dir/logs\" ] || { say \"$dir: its data/ not readable or it or logs/ not writable here (the sweep directory must be on a shared file system)\"; exit 2; }\n"
-           "command -v patch >/dev/null 2>&1 || { say \"no 'patch' (needed to build the driver: install it)\"; exit 2; }\n"
-           "mkdir -p \"$cache\" 2>/dev/null && [ -w \"$cache\" ] || { say \"driver cache $cache is not writable (set FECSIM_CACHE)\"; exit 2; }\n"
-           "probe=$(mktemp -d \"$cache/.probe-XXXXXX\") || { say \"driver cache $cache is not writable (set FECSIM_CACHE)\"; exit 2; }\n"
-           "printf 'int fecsim_probe(int x) { return x + 1; }\\n' > \"$probe/p.c\"\n"
-           "if ! command -v cc >/dev/null 2>&1; then rm -rf \"$probe\"; say \"no C compiler 'cc' (needed to build the driver: install gcc)\"; exit 2; fi\n"
+           "[ \"$v\" = \"$version\" ] || nope \"$fecsim is '$v', the sweep was written by '$version'\"\n"
+           "command -v patch >/dev/null 2>&1 || nope \"no 'patch' (needed to build the driver: install it)\"\n"
+           "command -v cc >/dev/null 2>&1 || nope \"no C compiler 'cc' (needed to build the driver: install gcc)\"\n"
+           "mkdir -p \"$cache\" 2>/dev/null && [ -w \"$cache\" ] || nope \"driver cache $cache is not writable (set FECSIM_CACHE)\"\n"
+           "probe=$(mktemp -d \"$cache/.probe-XXXXXX\" 2>/dev/null) || nope \"driver cache $cache is not writable (set FECSIM_CACHE)\"\n"
+           "printf 'int fecsim_probe(int x) { return x + 1; }\\n' >\"$probe/p.c\"\n"
            "if ! (cd \"$probe\" && cc " + khost::driver_cflags() + " -c p.c && cc " + khost::driver_ldflags() +
            " -o p.so p.o) >\"$probe/log\" 2>&1; then\n"
-           "    say \"cc cannot build the driver (-fsanitize=thread: gcc's libtsan): $(head -n 1 \"$probe/log\")\"; rm -rf \"$probe\"; exit 2\n"
+           "    why=$(head -n 1 \"$probe/log\"); rm -rf \"$probe\"\n"
+           "    nope \"cc cannot build the driver (-fsanitize=thread needs gcc's libtsan): $why\"\n"
            "fi\n"
            "rm -rf \"$probe\"\n"
-           "name=$(sed -n \"$((i + 1))p\" \"$dir/points.txt\") line=$(sed -n \"$((i + 1))p\" \"$dir/jobs.txt\")\n"
-           "[ -n \"$name\" ] && [ -n \"$line\" ] || { say \"$dir/jobs.txt or points.txt has no line $((i + 1))\"; exit 2; }\n"
-           "log=$dir/logs/$name.log\n"
-           "echo \"== $(date -u '+%Y-%m-%d %H:%M:%S') UTC: point $name (index $i), Slurm job $job on $(hostname), Slurm log: $dir/logs/slurm-$job.out\" >>\"$log\"\n"
            "trap 'echo \"== stopped by SIGTERM (scancel, or the time limit)\" >>\"$log\"; say \"point $name: stopped by SIGTERM\"; exit 143' TERM\n"
            "start=$(date +%s)\n"
            "sh -c \"$line\" >>\"$log\" 2>&1\n"
@@ -953,6 +957,7 @@ static int collect_report(const std::string& d, size_t finished, const std::vect
                      f.detail.empty() ? (f.status == "unreadable" ? "its summary.json is unreadable" : "no result")
                                       : f.detail.c_str(),
                      f.detail.compare(0, 12, "exit status ") == 0 || f.detail.compare(0, 8, "stopped ") == 0 ||
+                             f.detail.compare(0, 18, "node check failed:") == 0 ||
                              f.log.empty()
                          ? ""
                          : " [ended without an exit status: killed?]",

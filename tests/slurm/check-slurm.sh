@@ -22,8 +22,9 @@
 #    leaves a temporary directory, which collect names;
 # 5. fecsim sweep --slurm --missing submits exactly the two missing points;
 #    then collect exits 0, nothing temporary is left;
-# 6. an index past the points fails (exit 2, "out of range"); the same point
-#    submitted twice at once is run once;
+# 6. an index past the points fails (exit 2, "out of range"), so does a task
+#    whose driver cache is not writable (one line, also in the point's log);
+#    the same point submitted twice at once is run once;
 # 7. every point's stats.json is byte-identical to a local fecsim sweep's.
 # Exit status 0 when all of it holds; the daemons are stopped and the
 # temporary directory removed.
@@ -215,10 +216,16 @@ oor=$(sbatch --parsable --array=3 "$D/sweep.sbatch" 4)
 oor=${oor%%;*}
 p3=$(point 3)
 rm -r "${D:?}/$p3"
+nc=$(FECSIM_CACHE=/proc/fecsim-cache sbatch --parsable --array=0 "$D/sweep.sbatch" 0)
+nc=${nc%%;*}
 d1=$(sbatch --parsable --array=3 "$D/sweep.sbatch" 0)
 d2=$(sbatch --parsable --array=3 "$D/sweep.sbatch" 0)
 d1=${d1%%;*} d2=${d2%%;*}
-wait_jobs "$oor" "$d1" "$d2"
+wait_jobs "$oor" "$nc" "$d1" "$d2"
+grep -q "driver cache /proc/fecsim-cache is not writable (set FECSIM_CACHE)" "$D/logs/slurm-${nc}_0.out" ||
+    { cat "$D/logs/slurm-${nc}_0.out"; fail "the node check of the driver cache"; }
+tail -n 1 "$D/logs/$(point 0).log" | grep -q "^== node check failed: driver cache /proc/fecsim-cache" ||
+    fail "the failed node check is not in the point's log"
 grep -q "task 3 of offset 4 is point 7: out of range (the sweep has points 0..5" "$D/logs/slurm-${oor}_3.out" ||
     { cat "$D/logs/slurm-${oor}_3.out"; fail "out-of-range task's log"; }
 scontrol show job "$oor" | grep -q 'ExitCode=2:0' || { scontrol show job "$oor"; fail "out-of-range task: not exit 2"; }
