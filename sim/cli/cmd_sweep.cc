@@ -695,7 +695,8 @@ static std::string submit_text(const sweep_options& o, const sweep_def& d, const
                     "# submit TASKS TIME OFFSET POINTS\n"
                     "submit() {\n"
                     "    out=$(sbatch --parsable --array=\"$1\" --time=\"$2\" \"$dir/sweep.sbatch\" \"$3\") ||\n"
-                    "        { echo \"submit.sh: sbatch --array=$1 failed\" >&2; exit 3; }\n"
+                    "        { echo \"submit.sh: sbatch --array=$1 failed (if it is an invalid job array: more tasks than "
+                    "the site's MaxArraySize, see scontrol show config; emit with a lower --array-max)\" >&2; exit 3; }\n"
                     "    echo \"array job ${out%%;*}: points $4 (tasks $1 + offset $3, time limit $2)\"\n"
                     "    after=$after:${out%%;*}\n"
                     "}\n";

@@ -257,6 +257,42 @@ START_TEST(test_plot)
 }
 END_TEST
 
+// fecsim run --run-dir holds a lock: a second run of the same directory
+// while the first runs is skipped (exit 0, saying by whom); after kill -9
+// the next run breaks the stale lock and removes the dead run's directory.
+START_TEST(test_run_dir_lock)
+{
+    const std::string dir = g_tmp + "/pt";
+    const std::vector<std::string> run = {"run", scenario("imx6q/copybreak-stock-idle.ini"), "-o",
+                                          "scenario.duration=30s", "--run-dir", dir, "-q"};
+    const pid_t first = fecsim_start(run);
+    for (int i = 0; i < 3000 && !exists(g_tmp + "/.pt.lock"); i++)
+        g_usleep(10000);
+    ck_assert_msg(exists(g_tmp + "/.pt.lock"), "no lock");
+    const std::string lock = read_text(g_tmp + "/.pt.lock");
+    ck_assert_msg(lock.find("host=") == 0 && lock.find(" pid=") != std::string::npos &&
+                      lock.find(" pidstart=") != std::string::npos && lock.find(" since=") != std::string::npos,
+                  "%s", lock.c_str());
+    proc_result second = fecsim(run);
+    ck_assert_msg(second.status == 0, "%d %s", second.status, second.err.c_str());
+    ck_assert_msg(second.err.find(dir + " is being run by host ") != std::string::npos &&
+                      second.err.find("; skipped") != std::string::npos,
+                  "%s", second.err.c_str());
+    ck_assert(!exists(dir));
+    kill(-first, SIGKILL);
+    wait_exit(first);
+    ck_assert(exists(g_tmp + "/.pt.lock"));
+    std::vector<std::string> quick = run;
+    quick[3] = "scenario.duration=1ms";
+    proc_result third = fecsim(quick);
+    ck_assert_msg(third.status == 0, "%s", third.err.c_str());
+    ck_assert_msg(third.err.find("broke the stale lock") != std::string::npos, "%s", third.err.c_str());
+    ck_assert(exists(dir + "/summary.json"));
+    for (const auto& e : entries(g_tmp, true))  // neither the lock nor the killed run's directory is left
+        ck_assert_msg(e.rfind(".tmp-", 0) != 0 && e != ".pt.lock", "left over: %s", e.c_str());
+}
+END_TEST
+
 Suite* suite_cli_sweep(void)
 {
     Suite* s = suite_create("cli_sweep");
@@ -265,6 +301,7 @@ Suite* suite_cli_sweep(void)
     tcase_add_test(tc, test_sweep_resumes);
     tcase_add_test(tc, test_sweep_resumes_after_kill9);
     tcase_add_test(tc, test_parallel_and_collect);
+    tcase_add_test(tc, test_run_dir_lock);
     tcase_add_test(tc, test_plot);
     suite_add_tcase(s, tc);
     return s;
