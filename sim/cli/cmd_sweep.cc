@@ -377,7 +377,8 @@ static int sweep_copy_data(const std::string& dir)
         std::fprintf(stderr, "error: %s\n", e.what());
         return EXIT_RUN_FAILED;
     }
-    const std::string tmp = dir + "/.data-" + std::to_string(getpid()) + "@" + khost::host_name();
+    // Named like a run's temporary directory: the next run here removes it should we die.
+    const std::string tmp = dir + "/.tmp-" + std::to_string(getpid()) + "@" + khost::host_name() + "-data";
     khost::rm_tree(tmp);
     bool ok = true;
     for (const char* part : k_data_parts)
@@ -499,7 +500,8 @@ static bool calibration_run(const cli& c, const sweep_def& d, const std::string&
 // pays the driver build (cold_s), the other two give the speed.
 static bool sweep_calibrate(const cli& c, const sweep_def& d, task_cost* tc, std::string* err)
 {
-    const std::string cal = d.dir + "/.calibrate-" + std::to_string(getpid()) + "@" + khost::host_name();
+    // Named like a run's temporary directory: the next run here removes it should we die.
+    const std::string cal = d.dir + "/.tmp-" + std::to_string(getpid()) + "@" + khost::host_name() + "-calibrate";
     khost::rm_tree(cal);
     if (!make_dirs(cal, nullptr, err))
         return false;
