@@ -43,6 +43,11 @@ if [ "${1:-}" != --inside ]; then
     tmp=$(mktemp -d "${TMPDIR:-/tmp}/fecsim-slurm.XXXXXX")
     chmod 755 "$tmp"
     stop_daemons() {
+        # This test's own cluster: its jobs first (their slurmstepd outlive slurmd), then the daemons.
+        if [ -s "$tmp/slurmctld.pid" ]; then
+            jobs=$(SLURM_CONF="$tmp/slurm.conf" squeue -h -o %A 2>/dev/null | tr '\n' ' ')
+            [ -z "$jobs" ] || { SLURM_CONF="$tmp/slurm.conf" scancel $jobs 2>/dev/null; sleep 2; }
+        fi
         for f in "$tmp/slurmd.pid" "$tmp/slurmctld.pid" "$tmp/munge/pid"; do
             [ -s "$f" ] && kill "$(cat "$f")" 2>/dev/null || true
         done
@@ -83,12 +88,14 @@ chmod 400 "$tmp/munge/munge.key"
 munged --force --socket="$tmp/munge/sock" --key-file="$tmp/munge/munge.key" --pid-file="$tmp/munge/pid" \
     --log-file="$tmp/munge/log" --seed-file="$tmp/munge/seed" || fail "munged does not start"
 host=$(hostname -s)
+# Ports of this test's cluster, from its pid, so that two runs on one machine do not meet.
+port=$((20000 + $$ % 10000 * 2))
 mem=$(awk '/MemTotal/ { print int($2 / 1024 / 2) }' /proc/meminfo)
 cat >"$tmp/slurm.conf" <<EOF
 ClusterName=fecsimtest
 SlurmctldHost=$host
-SlurmctldPort=16917
-SlurmdPort=16918
+SlurmctldPort=$port
+SlurmdPort=$((port + 1))
 AuthType=auth/munge
 AuthInfo=socket=$tmp/munge/sock
 CredType=cred/munge
