@@ -2,7 +2,7 @@
 # itself (munged, slurmctld, slurmd on this host), run by the installed
 # fecsim with the trees out of reach (check-slurm.sh says what it checks).
 # Needs root and the Debian packages slurm-wlm and munge, else it skips,
-# saying why. About two minutes; not part of make check (.ci/run runs it).
+# saying why. About a minute; not part of make check (.ci/run runs it).
 .PHONY: check-slurm
 check-slurm: all
 	abs_top_srcdir='$(abs_top_srcdir)' abs_top_builddir='$(abs_top_builddir)' prefix='$(prefix)' \
