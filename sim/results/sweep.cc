@@ -371,6 +371,18 @@ point_state sweep_point_state(const std::string& dir, const std::string& name, s
         if (at != std::string::npos)
             ps.slurm_log = ln.substr(at + k_slurm.size());
     }
+    // What slurmstepd wrote into the task's log when it ended it.
+    if (!ps.slurm_log.empty()) {
+        gchar* sl = nullptr;
+        if (g_file_get_contents(ps.slurm_log.c_str(), &sl, nullptr, nullptr)) {
+            const std::string t = sl;
+            g_free(sl);
+            if (t.find(" DUE TO TIME LIMIT ***") != std::string::npos)
+                ps.detail += "; Slurm: its time limit was reached (emit with a larger --time or --time-margin)";
+            else if (t.find(" CANCELLED AT ") != std::string::npos)
+                ps.detail += "; Slurm: cancelled";
+        }
+    }
     size_t end = lines.size();
     while (end > 0 && lines[end - 1].empty())
         end--;

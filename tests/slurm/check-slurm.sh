@@ -198,7 +198,8 @@ st=0
 fecsim collect "$D" >"$tmp/collect1.txt" 2>&1 || st=$?
 cat "$tmp/collect1.txt"
 [ "$st" -eq 3 ] || fail "fecsim collect with a failed point: exit $st, not 3"
-grep -q "failed: $p4 (stopped by SIGTERM" "$tmp/collect1.txt" || fail "collect does not name $p4 as stopped"
+grep -q "failed: $p4 (stopped by SIGTERM (scancel, or the time limit); Slurm: cancelled)" "$tmp/collect1.txt" ||
+    fail "collect does not name $p4 as stopped and cancelled"
 grep -q "log $D/logs/$p4.log, Slurm log $D/logs/slurm-${j2}_0.out" "$tmp/collect1.txt" ||
     fail "collect does not point at $p4's logs"
 grep -q "no result yet: $p5" "$tmp/collect1.txt" || fail "collect does not list $p5 as without a result"
