@@ -264,6 +264,8 @@ void make_dirs(const std::string& path) { mkdirs(path); }
 // part of the cache key.
 static const char* const k_link_flags = "-shared";
 
+const char* driver_ldflags() { return k_link_flags; }
+
 // The strip levels tried for a patch: git format-patch / git diff output
 // (a/..., b/...) needs 1, a diff made inside the tree 0, one made above it 2..4.
 static const int k_max_strip_level = 4;

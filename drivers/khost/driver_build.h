@@ -55,6 +55,8 @@ void make_dirs(const std::string& path);
 std::string driver_cache_dir();
 // The compiler flags every driver object is built with.
 const char* driver_cflags();
+// The flags the driver's objects are linked into driver.so with.
+const char* driver_ldflags();
 // The kconfig header of a tree driver's build: the i.MX6Q configuration the
 // driver depends on, as `#define CONFIG_X 1` lines, and the version macros
 // of the tree (LINUX_VERSION_CODE) and the shim's API level.

@@ -128,7 +128,8 @@ static bool run_parse_options(int argc, char** argv, run_options* o, int* status
         {"out", 0, 0, G_OPTION_ARG_FILENAME, &o->out, "Results root (default ./results)", "DIR"},
         {"run-dir", 0, 0, G_OPTION_ARG_FILENAME, &o->run_dir_opt,
          "Write the results exactly to DIR instead of <out>/<id>/<run-id>. If DIR already holds a "
-         "finished run, do nothing (this is what makes sweeps resumable)",
+         "finished run, or another live run is writing it (its lock .DIR.lock next to it), do nothing "
+         "(exit 0: this is what makes sweeps resumable and a point submitted twice run once)",
          "DIR"},
         {"quiet", 'q', 0, G_OPTION_ARG_NONE, &o->quiet, "No summary and no progress on stderr", nullptr},
         {"watchdog", 0, 0, G_OPTION_ARG_INT, &o->watchdog_s,
@@ -175,6 +176,10 @@ static bool run_parse_options(int argc, char** argv, run_options* o, int* status
                          k_examples_run, e, argc, argv, &o->files, status);
 }
 
+// run_open(): the --run-dir is locked by a live run (run_dir.h); not an
+// error, this command has nothing to do (exit status 0).
+constexpr int k_run_skipped = -1;
+
 // Open the run directory (removed again on SIGINT/SIGTERM/SIGHUP) and write
 // what the run starts from: the resolved scenario, the command line, the
 // version. EXIT_OK, else the exit status (rd discarded).
@@ -184,6 +189,10 @@ static int run_open(const cli& c, const run_options& o, const resolved_scenario&
     std::string err;
     const bool opened = o.run_dir_opt ? rd->open_fixed(o.run_dir_opt, &err)
                                       : rd->open_auto(o.out ? o.out : "results", r.cfg.scenario.id, run_id, &err);
+    if (!opened && rd->busy()) {  // --run-dir of a live run elsewhere: that run does the work (said also with -q)
+        std::fprintf(stderr, "fecsim run: %s; skipped\n", err.c_str());
+        return k_run_skipped;
+    }
     if (!opened) {
         std::fprintf(stderr, "error: %s\n", err.c_str());
         return o.run_dir_opt ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
@@ -562,7 +571,9 @@ int cmd_run(const cli& c, int argc, char** argv)
     std::unique_ptr<soc> s;
     std::unique_ptr<progress> prog;
     run_summary sum;
-    if ((status = run_open(c, o, r, run_id, &rd)) != EXIT_OK ||
+    if ((status = run_open(c, o, r, run_id, &rd)) == k_run_skipped)
+        return EXIT_OK;
+    if (status != EXIT_OK ||
         (status = run_simulate(o, r, run_id, flags, &rd, &s, &prog, &sum)) != EXIT_OK)
         return status;
     return run_finish(o, r, run_id, *s, sum, &rd);

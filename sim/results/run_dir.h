@@ -5,6 +5,20 @@
 // renamed into place when complete: a killed run leaves either nothing visible
 // or a complete directory. Temporary directories of dead processes (same host)
 // are removed by the next run in the same place.
+//
+// A run with a fixed final place (open_fixed, fecsim run --run-dir) also holds
+// the lock <parent>/.<name>.lock from open_fixed() until commit() or
+// discard(), so that the same point started twice (two array tasks, a
+// resubmitted job list) runs once: the second finds the lock of a live run
+// and does not run. The lock is one line, "host=H pid=P pidstart=T since=S"
+// (T: the process's start time in clock ticks after boot, /proc/P/stat; S:
+// Unix seconds), made by link(2) of a fully written file, atomic also on NFS.
+// Its owner touches it every k_lock_heartbeat_s seconds. It is stale, and the
+// next run of the same place breaks it, when its owner is gone: on the same
+// host, no process P started at T; on another host (whose processes cannot be
+// seen), no heartbeat for k_lock_stale_s seconds by this host's clock. A run
+// that breaks a stale lock also removes the temporary directories its owner
+// left ("<parent>/.tmp-P@H-*", any host).
 #pragma once
 #include <string>
 #include <vector>
@@ -34,13 +48,53 @@ public:
     // Remove the temporary directory and any parents this run created.
     void discard();
 
+    // After open_fixed() failed: true when dir's lock is held by a live run
+    // (then *err describes it, and nothing was created).
+    bool busy() const { return m_busy; }
+    // The lock file this run holds ("" when none).
+    const std::string& lock_path() const { return m_lock; }
+
 private:
     bool make_tmp(const std::string& parent, const std::string& base, std::string* err);
 
     std::string m_tmp, m_parent, m_final, m_base;
     bool m_fixed = false, m_open = false;
     std::vector<std::string> m_created;  // parents we created, deepest last
+    std::string m_lock;                  // our lock file, or ""
+    bool m_busy = false;
+    struct heartbeat;
+    heartbeat* m_beat = nullptr;  // touches m_lock while held
+    bool lock(const std::string& parent, const std::string& base, std::string* err);
+    void unlock();
 };
+
+// Seconds between the touches of a held lock; seconds without one after which
+// a lock of another host counts as stale.
+constexpr int k_lock_heartbeat_s = 60;
+constexpr int k_lock_stale_s = 600;
+
+// The lock of the run that writes exactly dir (see above).
+struct run_lock_info {
+    bool held = false;  // a lock file exists
+    bool live = false;  // and its owner runs
+    std::string path, host;
+    long pid = 0;
+    long long since = 0;    // Unix seconds
+    double beat_age = 0;    // seconds since its last heartbeat
+    // "host H pid P since YYYY-MM-DD HH:MM:SS UTC, last heartbeat N s ago"
+    std::string describe() const;
+};
+run_lock_info run_dir_lock(const std::string& dir);
+
+// A temporary run directory in parent ("<parent>/.tmp-P@H-*", any host) and
+// whether its process still runs (this host: process P exists; another host:
+// a live lock in parent names H and P).
+struct run_dir_temporary {
+    std::string path, host;
+    long pid = 0;
+    bool live = false;
+};
+std::vector<run_dir_temporary> run_dir_temporaries(const std::string& parent);
 
 // Remove the temporary directories that dead runs (this host) left in parent.
 void run_dir_clean_stale(const std::string& parent);

@@ -340,12 +340,63 @@ static std::string sweep_csv(const std::vector<std::string>& vkeys, const std::v
     return csv;
 }
 
+point_state sweep_point_state(const std::string& dir, const std::string& name, size_t index)
+{
+    point_state ps;
+    ps.name = name;
+    ps.index = index;
+    const run_lock_info l = run_dir_lock(dir + "/" + name);
+    if (l.live) {
+        ps.status = "running";
+        ps.detail = l.describe();
+        return ps;
+    }
+    const std::string log = dir + "/logs/" + name + ".log";
+    gchar* data = nullptr;
+    if (!g_file_get_contents(log.c_str(), &data, nullptr, nullptr)) {
+        ps.status = "missing";
+        return ps;
+    }
+    ps.status = "failed";
+    ps.log = log;
+    const std::vector<std::string> lines = split_trimmed(data, '\n');
+    g_free(data);
+    // The job script's records: "== <time>: point ..., Slurm log: PATH", "== exit status N", "== stopped ...".
+    static const std::string k_slurm = "Slurm log: ";
+    for (const auto& ln : lines) {
+        if (ln.compare(0, 3, "== ") != 0)
+            continue;
+        ps.detail = ln.substr(3);
+        const size_t at = ln.find(k_slurm);
+        if (at != std::string::npos)
+            ps.slurm_log = ln.substr(at + k_slurm.size());
+    }
+    // What slurmstepd wrote into the task's log when it ended it.
+    if (!ps.slurm_log.empty()) {
+        gchar* sl = nullptr;
+        if (g_file_get_contents(ps.slurm_log.c_str(), &sl, nullptr, nullptr)) {
+            const std::string t = sl;
+            g_free(sl);
+            if (t.find(" DUE TO TIME LIMIT ***") != std::string::npos)
+                ps.detail += "; Slurm: its time limit was reached (emit with a larger --time or --time-margin)";
+            else if (t.find(" CANCELLED AT ") != std::string::npos)
+                ps.detail += "; Slurm: cancelled";
+        }
+    }
+    size_t end = lines.size();
+    while (end > 0 && lines[end - 1].empty())
+        end--;
+    for (size_t i = end > 8 ? end - 8 : 0; i < end; i++)
+        ps.tail.push_back(lines[i]);
+    return ps;
+}
+
 // The sweep.json entry of plan point p (name, values, status, summary);
 // a finished point's row goes to *rows and its summary keys to *columns,
 // an unfinished or unreadable one's name to *missing.
-static JsonObject* collect_point(const std::string& dir, JsonObject* p, const plan_varied& pv,
+static JsonObject* collect_point(const std::string& dir, JsonObject* p, size_t index, const plan_varied& pv,
                                  std::vector<sweep_row>* rows, std::vector<std::string>* columns,
-                                 std::vector<std::string>* missing)
+                                 std::vector<std::string>* missing, std::vector<point_state>* states)
 {
     const std::string pname = json_object_get_string_member(p, "name");
     JsonArray* ov = json_object_get_array_member(p, "overrides");
@@ -379,17 +430,30 @@ static JsonObject* collect_point(const std::string& dir, JsonObject* p, const pl
         } else {
             json_object_set_string_member(po, "status", "unreadable");
             missing->push_back(pname);
+            point_state ps;
+            ps.name = pname;
+            ps.index = index;
+            ps.status = "unreadable";
+            ps.detail = pdir + "/summary.json cannot be read";
+            states->push_back(ps);
         }
         g_object_unref(sp);
     } else {
-        json_object_set_string_member(po, "status", "missing");
+        const point_state ps = sweep_point_state(dir, pname, index);
+        json_object_set_string_member(po, "status", ps.status.c_str());
         missing->push_back(pname);
+        states->push_back(ps);
     }
     return po;
 }
 
-bool sweep_collect(const std::string& dir, size_t* finished, std::vector<std::string>* missing, std::string* err)
+bool sweep_collect(const std::string& dir, size_t* finished, std::vector<std::string>* missing, std::string* err,
+                   std::vector<point_state>* states)
 {
+    std::vector<point_state> own;
+    if (!states)
+        states = &own;
+    states->clear();
     JsonParser* parser = json_parser_new();
     GError* e = nullptr;
     if (!json_parser_load_from_file(parser, (dir + "/plan.json").c_str(), &e)) {
@@ -412,7 +476,8 @@ bool sweep_collect(const std::string& dir, size_t* finished, std::vector<std::st
     JsonArray* out_points = json_array_new();
     for (guint i = 0; i < json_array_get_length(points); i++)
         json_array_add_object_element(
-            out_points, collect_point(dir, json_array_get_object_element(points, i), pv, &rows, &columns, missing));
+            out_points,
+            collect_point(dir, json_array_get_object_element(points, i), i, pv, &rows, &columns, missing, states));
     *finished = rows.size();
     JsonObject* root = json_object_new();
     json_object_set_string_member(root, "format", "fecsim-sweep-results-1");

@@ -138,8 +138,9 @@ START_TEST(test_parallel_and_collect)
     const std::string jobs = read_text(dir + "/jobs.txt");
     ck_assert_uint_eq(std::count(jobs.begin(), jobs.end(), '\n'), 3);
     proc_result c0 = fecsim({"collect", dir});
-    ck_assert_int_eq(c0.status, 0);
-    ck_assert_msg(c0.err.find("0 of 3 points finished") != std::string::npos, "%s", c0.err.c_str());
+    ck_assert_int_eq(c0.status, 1);  // points without a result, none failed
+    ck_assert_msg(c0.err.find("0 of 3 points finished; 0 failed, 0 running, 3 without a result yet") != std::string::npos,
+                  "%s", c0.err.c_str());
     proc_result par = shell("parallel --will-cite -j2 < " + dir + "/jobs.txt");
     ck_assert_msg(par.status == 0, "parallel: %d %s", par.status, par.err.c_str());
     proc_result c = fecsim({"collect", dir});
@@ -150,13 +151,38 @@ START_TEST(test_parallel_and_collect)
     ck_assert(sj.find("\"complete\" : true") != std::string::npos);
     ck_assert(sj.find("\"loss_pct\"") != std::string::npos);
     ck_assert(exists(dir + "/plots/loss.png"));
-    // Slurm: task 2 of the array runs line 2 of jobs.txt.
+    // Slurm: task 1 of the array job with offset 0 runs point 1 (line 2 of jobs.txt)
+    // into its log; collect then sees it failed once its result is removed.
     const auto pts = point_dirs(dir);
     rm_rf(dir + "/" + pts[1]);
-    proc_result sb = shell("SLURM_ARRAY_TASK_ID=2 sh " + dir + "/sweep.sbatch");
+    proc_result c1 = fecsim({"collect", dir, "--no-plot"});
+    ck_assert_int_eq(c1.status, 1);
+    proc_result sb = shell("SLURM_ARRAY_TASK_ID=1 sh " + dir + "/sweep.sbatch 0");
     ck_assert_msg(sb.status == 0, "%s", sb.err.c_str());
+    ck_assert_msg(sb.err.find("point " + pts[1] + ": finished after") != std::string::npos, "%s", sb.err.c_str());
     ck_assert(exists(dir + "/" + pts[1] + "/summary.json"));
-    ck_assert(read_text(dir + "/sweep.sbatch").find("#SBATCH --array=1-3") != std::string::npos);
+    ck_assert(read_text(dir + "/logs/" + pts[1] + ".log").find("== exit status 0") != std::string::npos);
+    ck_assert(read_text(dir + "/submit.sh").find("submit '0-2' ") != std::string::npos);
+    // An index past the sweep's points fails, saying so.
+    proc_result oor = shell("SLURM_ARRAY_TASK_ID=3 sh " + dir + "/sweep.sbatch 0");
+    ck_assert_int_eq(oor.status, 2);
+    ck_assert_msg(oor.err.find("out of range (the sweep has points 0..2") != std::string::npos, "%s", oor.err.c_str());
+    // A point with a log of its run and no result is "failed", with its log.
+    rm_rf(dir + "/" + pts[1]);
+    proc_result c2 = fecsim({"collect", dir, "--no-plot"});
+    ck_assert_int_eq(c2.status, 3);
+    ck_assert_msg(c2.err.find("failed: " + pts[1] + " (exit status 0)") != std::string::npos &&
+                      c2.err.find("log " + dir + "/logs/" + pts[1] + ".log") != std::string::npos,
+                  "%s", c2.err.c_str());
+    // --missing: an array of only that point.
+    proc_result m = fecsim({"sweep", scenario("imx6q/copybreak-stock-idle.ini"), "--vary", "l2.size=256KiB,512KiB,1MiB",
+                            "--name", "jobs", "--emit-jobs", "--missing", "--out", g_tmp, "--time", "5",
+                            "--mem", "200M"});
+    ck_assert_msg(m.status == 0, "%s", m.err.c_str());
+    const std::string sub = read_text(dir + "/submit.sh");
+    ck_assert_msg(sub.find("submit '1' 5 0 1-1\n") != std::string::npos && sub.find("submit '0") == std::string::npos,
+                  "%s", sub.c_str());
+    ck_assert(read_text(dir + "/sweep.sbatch").find("#SBATCH --mem=200M\n") != std::string::npos);
 }
 END_TEST
 
@@ -231,6 +257,42 @@ START_TEST(test_plot)
 }
 END_TEST
 
+// fecsim run --run-dir holds a lock: a second run of the same directory
+// while the first runs is skipped (exit 0, saying by whom); after kill -9
+// the next run breaks the stale lock and removes the dead run's directory.
+START_TEST(test_run_dir_lock)
+{
+    const std::string dir = g_tmp + "/pt";
+    const std::vector<std::string> run = {"run", scenario("imx6q/copybreak-stock-idle.ini"), "-o",
+                                          "scenario.duration=30s", "--run-dir", dir, "-q"};
+    const pid_t first = fecsim_start(run);
+    for (int i = 0; i < 3000 && !exists(g_tmp + "/.pt.lock"); i++)
+        g_usleep(10000);
+    ck_assert_msg(exists(g_tmp + "/.pt.lock"), "no lock");
+    const std::string lock = read_text(g_tmp + "/.pt.lock");
+    ck_assert_msg(lock.find("host=") == 0 && lock.find(" pid=") != std::string::npos &&
+                      lock.find(" pidstart=") != std::string::npos && lock.find(" since=") != std::string::npos,
+                  "%s", lock.c_str());
+    proc_result second = fecsim(run);
+    ck_assert_msg(second.status == 0, "%d %s", second.status, second.err.c_str());
+    ck_assert_msg(second.err.find(dir + " is being run by host ") != std::string::npos &&
+                      second.err.find("; skipped") != std::string::npos,
+                  "%s", second.err.c_str());
+    ck_assert(!exists(dir));
+    kill(-first, SIGKILL);
+    wait_exit(first);
+    ck_assert(exists(g_tmp + "/.pt.lock"));
+    std::vector<std::string> quick = run;
+    quick[3] = "scenario.duration=1ms";
+    proc_result third = fecsim(quick);
+    ck_assert_msg(third.status == 0, "%s", third.err.c_str());
+    ck_assert_msg(third.err.find("broke the stale lock") != std::string::npos, "%s", third.err.c_str());
+    ck_assert(exists(dir + "/summary.json"));
+    for (const auto& e : entries(g_tmp, true))  // neither the lock nor the killed run's directory is left
+        ck_assert_msg(e.rfind(".tmp-", 0) != 0 && e != ".pt.lock", "left over: %s", e.c_str());
+}
+END_TEST
+
 Suite* suite_cli_sweep(void)
 {
     Suite* s = suite_create("cli_sweep");
@@ -239,6 +301,7 @@ Suite* suite_cli_sweep(void)
     tcase_add_test(tc, test_sweep_resumes);
     tcase_add_test(tc, test_sweep_resumes_after_kill9);
     tcase_add_test(tc, test_parallel_and_collect);
+    tcase_add_test(tc, test_run_dir_lock);
     tcase_add_test(tc, test_plot);
     suite_add_tcase(s, tc);
     return s;
