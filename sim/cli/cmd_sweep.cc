@@ -312,7 +312,7 @@ static const char* const k_data_parts[] = {"drivers/fec", "drivers/shim", "scena
 
 static bool data_file_wanted(const std::string& n)
 {
-    static const char* const ext[] = {".c", ".h", ".md", ".patch", ".list", ".ini", ".dts"};
+    static const char* const ext[] = {".c", ".h", ".def", ".md", ".patch", ".list", ".ini", ".dts"};
     for (const char* e : ext) {
         const size_t l = std::strlen(e);
         if (n.size() > l && n.compare(n.size() - l, l, e) == 0)

@@ -7,6 +7,7 @@
 // are refused; page_pool semantics of each API level, from a synthetic
 // driver. The Debian tests skip when the tarballs are not installed.
 #include "tests/lib.h"
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -131,6 +132,20 @@ START_TEST(test_tree_rx_deterministic)
     const std::string b = run_into(g_tmp + "/b", scenario("upstream-6.12-stress"), o);
     ck_assert_msg(read_text(a + "/stats.json") == read_text(b + "/stats.json"), "stats.json differ: %s %s", a.c_str(),
                   b.c_str());
+}
+END_TEST
+
+// A sweep of a tree driver's scenario: its points build the 6.x shim from
+// the sweep's own copy of the data directory, and give what a run gives.
+START_TEST(test_tree_sweep)
+{
+    if (!have_tree("6.12"))
+        return;
+    const proc_result r = fecsim({"sweep", scenario("upstream-6.12-line-rate"), "-o", "scenario.duration=2ms", "--vary",
+                                  "traffic.frame_bytes=64,1518", "-q", "--out", g_tmp + "/sw", "--name", "t"});
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err.c_str());
+    const std::string csv = read_text(g_tmp + "/sw/imx6q-upstream-6.12-line-rate/sweep-t/sweep.csv");
+    ck_assert_msg(std::count(csv.begin(), csv.end(), '\n') == 3, "%s", csv.c_str());
 }
 END_TEST
 
@@ -292,6 +307,7 @@ Suite* suite_cli_tree_rx(void)
     tcase_add_test(real, test_linux_6_1_idle_delivers);
     tcase_add_test(real, test_tree_rx_deterministic);
     tcase_add_test(real, test_tree_rx_missing_sync_found);
+    tcase_add_test(real, test_tree_sweep);
     suite_add_tcase(s, real);
     return s;
 }
