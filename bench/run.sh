@@ -11,7 +11,8 @@
 #   BENCH_RUNS=N      runs per benchmark (default 3); figures are the median,
 #                     min and max of the N runs (median of an even N: mean of
 #                     the two middle values)
-#   BENCH_ONLY="a b"  run only these benchmarks (default "a b c d")
+#   BENCH_ONLY="a b"  run only these benchmarks (default "a b c d e"; e needs the
+#                     linux-source-6.12 tarball and is skipped without it)
 #   FECSIM=PATH       the fecsim binary (default ./sim/fecsim)
 #
 # Benchmarks (targets printed next to each figure; PASS/MISS on the median):
@@ -35,6 +36,11 @@
 #       jobs hold the cores), wall s of `fecsim plot` of the sweep (the serial
 #       step after the points), and the speed-ups with and without the plots.
 #       Every point's stats.json must be the same with -j 1 and -j 2.
+#   (e) the fec driver of the Linux 6.12 tree (scenarios/imx6q/upstream-6.12-idle.ini)
+#       against fecsim's own driver (copybreak-stock-idle.ini), the same
+#       workload, 1 s each, runs of the two interleaved: wall s of the
+#       simulation (summary.json wall_time_s) of each and their ratio per
+#       pair (target <= 1.5).
 #
 # Output: the tables on stdout, the section between the "bench" markers of
 # bench/results.md replaced (profile: the "profile" section; text outside the
@@ -58,7 +64,7 @@ srcdir=$(cd "$(dirname "$0")/.." && pwd)
 builddir=$(pwd)
 FECSIM=${FECSIM:-$builddir/sim/fecsim}
 RUNS=${BENCH_RUNS:-3}
-ONLY=${BENCH_ONLY:-a b c d}
+ONLY=${BENCH_ONLY:-a b c d e}
 out=$builddir/bench/out
 results=$srcdir/bench/results.md
 scen_a=$srcdir/scenarios/imx6q/copybreak-stock-idle.ini
@@ -493,6 +499,50 @@ case " $ONLY " in *" d "*)
     row "fecsim plot of the sweep (serial)" "s" 1 "%.2f" "" "" "" <"$d/plot"
     row "speed-up -j 2 / -j 1, points" "x" 1 "%.2f" ">= 1.8" ge 1.8 <"$d/ratio"
     row "speed-up -j 2 / -j 1, with the plots" "x" 1 "%.2f" ">= 1.8" ge 1.8 <"$d/ratio_plot"
+    ;;
+esac
+
+case " $ONLY " in *" e "*)
+    if [ ! -f /usr/src/linux-source-6.12.tar.xz ]; then
+        echo "bench (e): /usr/src/linux-source-6.12.tar.xz not installed: skipped" >&2
+    else
+        load_e=$(loadavg)
+        d=$out/e
+        rm -rf "$d"
+        mkdir -p "$d"
+        : >"$d/own"
+        : >"$d/tree"
+        : >"$d/ratio"
+        # Untimed: the tree's extraction and the driver build caches.
+        for s in copybreak-stock-idle upstream-6.12-idle; do
+            "$FECSIM" run "$srcdir/scenarios/imx6q/$s.ini" -o scenario.duration=1ms --quiet --out "$d/warm" \
+                >/dev/null 2>"$d/warm.err" || {
+                cat "$d/warm.err" >&2
+                failed=1
+            }
+        done
+        i=1
+        while [ "$i" -le "$RUNS" ]; do
+            for s in copybreak-stock-idle upstream-6.12-idle; do
+                "$FECSIM" run "$srcdir/scenarios/imx6q/$s.ini" -o scenario.duration=1s --quiet \
+                    --run-dir "$d/$s-$i" >/dev/null 2>"$d/$s-$i.err" || {
+                    cat "$d/$s-$i.err" >&2
+                    failed=1
+                }
+            done
+            own=$(jnum wall_time_s "$d/copybreak-stock-idle-$i/summary.json")
+            tree=$(jnum wall_time_s "$d/upstream-6.12-idle-$i/summary.json")
+            echo "$own" >>"$d/own"
+            echo "$tree" >>"$d/tree"
+            awk -v a="$own" -v b="$tree" 'BEGIN { if (a > 0) print b / a }' >>"$d/ratio"
+            printf '  e run %d/%d: own %.3f s, tree %.3f s, load %s\n' "$i" "$RUNS" "$own" "$tree" "$(loadavg)" >&2
+            i=$((i + 1))
+        done
+        header "(e) the Linux 6.12 tree's fec driver against fecsim's own: scenarios/imx6q/upstream-6.12-idle.ini and copybreak-stock-idle.ini, 1 s each, interleaved; load at start $load_e"
+        row "own driver (copybreak-stock-idle), simulation wall" "s" 1 "%.3f" "" "" "" <"$d/own"
+        row "6.12 tree driver (upstream-6.12-idle), simulation wall" "s" 1 "%.3f" "" "" "" <"$d/tree"
+        row "tree / own, per pair" "x" 1 "%.2f" "<= 1.5" lt 1.5001 <"$d/ratio"
+    fi
     ;;
 esac
 
