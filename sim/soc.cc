@@ -173,8 +173,12 @@ void soc::flush_captures() const
 void soc::sampler()
 {
     const tick_t dt = m_cfg.output.sample_interval_ps;
-    std::vector<uint64_t> busy_prev(m_cores.size(), 0);
-    std::vector<double> row;
+    // The thread never returns: what it keeps lives with the module.
+    std::vector<uint64_t>& busy_prev = m_sample_busy;
+    std::vector<double>& row = m_sample_row;
+    std::vector<cpu::ctx>& at = m_sample_ctx;
+    busy_prev.assign(m_cores.size(), 0);
+    at.resize(m_cores.size());
     for (;;) {
         sc_core::wait(from_ps(dt));
         const tick_t t = now_ps();
@@ -185,7 +189,6 @@ void soc::sampler()
         const uint32_t fifo = m_enet->rx_fifo_level();
         const uint64_t written = m_pre_written + es.rx_delivered;
         const uint32_t ready = (uint32_t)(written > rx + err ? written - rx - err : 0);
-        std::vector<cpu::ctx> at(m_cores.size());
         for (size_t i = 0; i < m_cores.size(); i++)
             at[i] = m_cores[i]->context_at(t);
         const bool polling = at[m_cfg.kernel.irq_core] == cpu::ctx::softirq;

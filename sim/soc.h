@@ -82,10 +82,13 @@ private:
     sc_core::sc_signal<bool> m_irq{"enet_irq"};
     sc_core::sc_signal<bool> m_no_irq{"no_irq"};
     void sampler();
-    bool m_series_reset = false;
+    bool m_series_reset = false;  // the statistics were reset since the last sample
+    std::vector<uint64_t> m_sample_busy;  // the sampler's: each core's busy ps at the last sample
+    std::vector<double> m_sample_row;
+    std::vector<models::cpu::ctx> m_sample_ctx;
     // The stress worker that has core `core` to itself (it runs outside the
     // core model), or -1.
-    int hog_worker_of_core(size_t core) const;  // the statistics were reset since the last sample
+    int hog_worker_of_core(size_t core) const;
     // Counters the warm-up reset cleared, kept so the series stays cumulative from 0.
     uint64_t m_pre_written = 0, m_pre_mac_drops = 0, m_pre_sock_drops = 0, m_pre_delivered = 0;
     // Sampled signals for VCD (updated every output.sample_interval).
