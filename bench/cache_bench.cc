@@ -16,9 +16,11 @@
 #include <unistd.h>
 #include "cache/hierarchy.h"
 #include "common/rng.h"
+#include "drivers/khost/arm_dma.h"
 
 using namespace models;
 using namespace models::cache;
+using khost::dma_dir;
 
 extern "C" int sc_main(int, char**) { return 1; }
 
@@ -33,7 +35,7 @@ static result run_once(unsigned frames)
     cfg.cores = 1;
     hierarchy h(cfg);
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
-    auto cc = h.caches(0);
+    khost::cpu_caches cc = khost::caches_of(h, 0);
     l1_cache& l1 = *h.l1[0];
     rng r(42);
     const uint64_t base = 0x10000000, ring = base + (8 << 20);
@@ -53,12 +55,12 @@ static result run_once(unsigned frames)
         // Copybreak: copy 242 B out of the RX buffer into a fresh skb (8 + 8 lines).
         const uint64_t buf = ring + (uint64_t)(f % 512) * 2048;
         const uint64_t skb = base + (16 << 20) + (uint64_t)(f % 4096) * 256;
-        t = arm_dma_sync_for_cpu(cc, buf, 2033, dma_dir::from_device, t);
+        t = khost::arm_dma_sync_for_cpu(cc, buf, 2033, dma_dir::from_device, t);
         for (uint64_t o = 0; o < 242; o += 32) {
             t += l1.read(buf + o, 32, t);
             t += l1.write(skb + o, 32, t);
         }
-        t = arm_dma_sync_for_device(cc, buf, 2033, dma_dir::from_device, t);
+        t = khost::arm_dma_sync_for_device(cc, buf, 2033, dma_dir::from_device, t);
         ops += 200 + 400 + 16 + 2 * (64 + 64 + 1);
     }
     auto t1 = std::chrono::steady_clock::now();

@@ -3,8 +3,9 @@
 # for the benchmarks, BENCH_RUNS and BENCH_ONLY); they write the generated
 # sections of bench/results.md and leave run outputs in bench/out/ and
 # bench/callgrind.out.fecsim (git-ignored).
+# Built with everything else (so it keeps compiling against the models); run only by make bench.
 BENCH_BINS += bench/bench_cache
-EXTRA_PROGRAMS += bench/bench_cache
+noinst_PROGRAMS += bench/bench_cache
 bench_bench_cache_SOURCES = bench/cache_bench.cc
 bench_bench_cache_LDADD = $(KHOST_LIBS) $(MODELS_LIBS)
 # The memory models alone: per-frame DMA maintenance of the stock vs the
