@@ -268,7 +268,7 @@ soc::frame_flight soc::flight(const netdev_snapshot& base) const
                  m_enet->rx_ring_frames(
                      [&](uint32_t pa) -> const uint8_t* { return pm.is_backed(pa, bd) ? pm.dram_view(pa) : nullptr; },
                      false) +
-                 stack_backlog_len() + socket_queue_len();
+                 stack_backlog_len() + (unsigned)socket_queued();
     return f;
 }
 

@@ -284,8 +284,6 @@ net_counters net_counters_read()
                         ns->napi_complete, ns->rx_otherhost};
 }
 
-unsigned socket_queue_len() { return (unsigned)socket_queued(); }
-
 unsigned stack_backlog_len() { return g_v6.gro_pending ? (unsigned)g_v6.gro_pending() : 0; }
 
 void net_counters_reset()

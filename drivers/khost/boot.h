@@ -37,7 +37,7 @@ struct board_device {
 void* driver_setup(const driver_config& d, double link_speed_bps);
 // Configure the shim's stack from [stack] and net_rx_action's budgets.
 void stack_setup(const stack_config& s, uint32_t netdev_budget, uint64_t netdev_budget_ps);
-// The application's UDP socket (recvmsg and whether a datagram waits): the
+// The application's UDP socket (recvmsg and the datagrams waiting in its queue): the
 // shim's, or the 6.x level's of a kernel tree's driver.
 int socket_queued();
 long socket_recvmsg(void* buf, size_t len, uint64_t* ready_ns);
@@ -96,8 +96,6 @@ struct net_counters {
     uint64_t rx_otherhost;
 };
 net_counters net_counters_read();
-// Datagrams in the receiving socket's queue now (not yet read by the application).
-unsigned socket_queue_len();
 // Frames the driver has handed up that the stack has not taken yet (a
 // kernel tree's driver: its GRO_NORMAL batch; 0 for fecsim's own driver,
 // whose stack takes each frame at once).

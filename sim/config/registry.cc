@@ -223,7 +223,7 @@ const std::vector<stats_component>& registry_stats_components()
         {"sink", "models/traffic/traffic.{h,cc} (traffic_sink, the link partner's receiver)"},
         {"coherence", "drivers/khost/coherence.{h,cc}"},
         {"flight", "sim/soc.{h,cc} (soc::flight: the frame balance), with models/enet/enet.{h,cc} (rx_fifo_frames, "
-                   "rx_ring_frames) and drivers/khost/boot.{h,cc} (socket_queue_len); docs/user-guide.md says how "
+                   "rx_ring_frames) and drivers/khost/boot.{h,cc} (socket_queued); docs/user-guide.md says how "
                    "the counters balance"},
         {"snmp", "drivers/shim/net.c (the stack's counters), read by drivers/khost/boot.{h,cc}"},
         {"softnet", "drivers/shim/net.c (net_rx_action), read by drivers/khost/boot.{h,cc}"},
