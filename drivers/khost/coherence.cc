@@ -72,8 +72,50 @@ static const char* dir_name(int d)
 
 coherence_checker::coherence_checker(models::mem::phys_mem& mem, alloc_query q)
     : m_mem(mem), m_alloc(std::move(q)), m_base(mem.base()), m_bits((mem.backed() / LINE + 63) / 64, 0),
-      m_map_bits(m_bits.size(), 0), m_poison_bits(m_bits.size(), 0), m_end_bits(m_bits.size(), 0)
+      m_nbits(m_bits.size() * 64), m_map_bits(m_bits.size(), 0), m_poison_bits(m_bits.size(), 0),
+      m_end_bits(m_bits.size(), 0),
+      m_base_line(mem.base() >> LINE_SHIFT), m_win_lines(mem.backed() >> LINE_SHIFT),
+      m_chunks((m_win_lines + (1u << CHUNK_SHIFT) - 1) >> CHUNK_SHIFT)
 {
+}
+
+coherence_checker::line_state* coherence_checker::far_line(uint64_t l)
+{
+    auto it = m_far.find(l);
+    return it != m_far.end() ? &it->second : nullptr;
+}
+
+void coherence_checker::drop_line(uint64_t l, line_state& st)
+{
+    if (l - m_base_line < m_win_lines)
+        st.live = false;
+    else
+        m_far.erase(l);
+}
+
+// Calls f(l, st) for lines first..last in order, st their slot: with
+// alloc, every slot (chunks allocated); without, nullptr for a line in no
+// chunk (a slot passed may still be free: see live). One table lookup per
+// 4-KiB page.
+template <bool alloc, class F>
+void coherence_checker::walk(uint64_t first, uint64_t last, F&& f)
+{
+    constexpr uint64_t mask = (1u << CHUNK_SHIFT) - 1;
+    for (uint64_t l = first; l <= last;) {
+        const uint64_t i = l - m_base_line;
+        if (i >= m_win_lines) {
+            f(l, alloc ? &m_far[l] : far_line(l));
+            l++;
+            continue;
+        }
+        const uint64_t n = std::min({last - l, mask - (i & mask), m_win_lines - 1 - i}) + 1;
+        std::unique_ptr<line_chunk>& c = m_chunks[i >> CHUNK_SHIFT];
+        if (alloc && !c)
+            c.reset(new line_chunk());
+        line_state* st = c ? &c->s[i & mask] : nullptr;
+        for (uint64_t k = 0; k < n; k++, l++)
+            f(l, st ? st + k : nullptr);
+    }
 }
 
 void coherence_checker::reset_stats()
@@ -84,8 +126,8 @@ void coherence_checker::reset_stats()
 
 void coherence_checker::set_bit(uint64_t line, bool on)
 {
-    const uint64_t l = line - (m_base >> LINE_SHIFT);
-    if (l / 64 >= m_bits.size())
+    const uint64_t l = line - m_base_line;
+    if (l >= m_nbits)
         return;
     if (on)
         m_map_bits[l / 64] |= 1ull << (l % 64);
@@ -108,6 +150,18 @@ static void set_bits(std::vector<uint64_t>& v, uint64_t i0, uint64_t i1, bool on
         const uint64_t m = (hi == 63 ? ~0ull : (1ull << (hi + 1)) - 1) & ~((1ull << lo) - 1);
         v[w] = on ? v[w] | m : v[w] & ~m;
     }
+}
+
+void coherence_checker::set_map_bits(uint64_t first, uint64_t last, bool on)
+{
+    // As set_bit: lines outside the bitmaps have no bit.
+    const uint64_t lo = std::max(first, m_base_line), hi = std::min(last, m_base_line + m_nbits - 1);
+    if (lo > hi)
+        return;
+    const uint64_t i0 = lo - m_base_line, i1 = hi - m_base_line;
+    set_bits(m_map_bits, i0, i1, on);
+    for (uint64_t w = i0 / 64; w <= i1 / 64; w++)
+        m_bits[w] = m_map_bits[w] | m_poison_bits[w];
 }
 
 static bool any_bits(const std::vector<uint64_t>& v, uint64_t i0, uint64_t i1)
@@ -165,10 +219,10 @@ bool coherence_checker::freed_under_mapping(uint64_t pa, uint64_t len, uint64_t*
         const uint64_t i = l - (m_base >> LINE_SHIFT);
         if (i / 64 >= m_bits.size() || !((m_map_bits[i / 64] >> (i % 64)) & 1))
             continue;
-        auto it = m_lines.find(l);
-        if (it == m_lines.end())
+        const line_state* st = line(l);
+        if (!st)
             continue;
-        mapping& m = m_maps[it->second.map];
+        mapping& m = m_maps[st->map];
         m.buf_freed = true;
         *map_pa = m.pa;
         *map_site = m.map_site;
@@ -291,7 +345,7 @@ void coherence_checker::on_dma(int op, uint64_t pa, uint64_t size, int dir, cons
             misuse(api_rule::map_not_dmaable, pa, nullptr, site,
                    "dma_map_single of dma_alloc_coherent memory (the kernel sees a vmalloc-area address)");
         for (uint64_t l = first; l <= last; l++)
-            if (m_lines.count(l)) {
+            if (line(l)) {
                 const mapping* o = find_mapping(l << LINE_SHIFT);
                 // As kernel/dma/debug.c (active_cacheline_insert): when
                 // neither mapping lets the device write, the CPU cannot
@@ -312,14 +366,15 @@ void coherence_checker::on_dma(int op, uint64_t pa, uint64_t size, int dir, cons
         const uint32_t idx = (uint32_t)m_maps.size();
         m_maps.push_back({pa, size, dir, site});
         m_by_pa[pa] = idx;
-        for (uint64_t l = first; l <= last; l++) {
-            m_lines[l] = line_state{idx};
+        walk<true>(first, last, [&](uint64_t, line_state* st) {
+            *st = line_state{idx};
             // DMA_ATTR_SKIP_CPU_SYNC: nothing handed over yet; a
             // sync_for_device gives the device its part (a page pool's
             // [offset, offset + max_len)).
-            m_lines[l].cpu_owned = skip_sync;
-            set_bit(l, true);
-        }
+            st->cpu_owned = skip_sync;
+            st->live = true;
+        });
+        set_map_bits(first, last, true);
         if (skip_sync)
             m_maps[idx].cpu_lines = last - first + 1;
         return;
@@ -360,14 +415,13 @@ void coherence_checker::on_dma(int op, uint64_t pa, uint64_t size, int dir, cons
         if (dir != 1 && !skip_sync)  // not DMA_TO_DEVICE: the unmap invalidates for the CPU
             m_stats.synced_bytes += m.size;
         const uint64_t mf = m.pa >> LINE_SHIFT, ml = (m.pa + m.size - 1) >> LINE_SHIFT;
-        for (uint64_t l = mf; l <= ml; l++) {
-            auto li = m_lines.find(l);
+        walk<false>(mf, ml, [&](uint64_t l, line_state* st) {
             // A line a newer (overlapping) mapping took stays with it.
-            if (li != m_lines.end() && &m_maps[li->second.map] == &m) {
-                m_lines.erase(li);
+            if (st && st->live && &m_maps[st->map] == &m) {
+                drop_line(l, *st);
                 set_bit(l, false);
             }
-        }
+        });
         m.live = false;
         m.unmap_site = site;
         m_dead_by_pa[pa] = it->second;
@@ -397,20 +451,29 @@ void coherence_checker::on_dma(int op, uint64_t pa, uint64_t size, int dir, cons
                    "sync_for_device of device write-only memory (mapped DMA_FROM_DEVICE)", m->map_site, "mapped at");
     }
     const uint64_t lim = (m->pa + m->size - 1) >> LINE_SHIFT;
-    for (uint64_t l = first; l <= last && l <= lim; l++) {
-        line_state& st = m_lines[l];
-        if (op == SIMHOST_DMA_SYNC_CPU) {
-            if (!st.cpu_owned) {
-                st.cpu_owned = true;
+    // A line of m that an overlapping mapping took and dropped again has no
+    // state: it gets a fresh one (mapping 0's index), as the hash map's
+    // operator[] gave it.
+    if (to_cpu)
+        walk<true>(first, std::min(last, lim), [&](uint64_t, line_state* st) {
+            if (!st->live)
+                *st = line_state{0, false, false, false, true};
+            if (!st->cpu_owned) {
+                st->cpu_owned = true;
                 m->cpu_lines++;
             }
             if (dir != 1)
-                st.dev_written = false;  // invalidated: the CPU now reads DRAM
-        } else if (st.cpu_owned) {
-            st.cpu_owned = false;
-            m->cpu_lines--;
-        }
-    }
+                st->dev_written = false;  // invalidated: the CPU now reads DRAM
+        });
+    else
+        walk<true>(first, std::min(last, lim), [&](uint64_t, line_state* st) {
+            if (!st->live)
+                *st = line_state{0, false, false, false, true};
+            if (st->cpu_owned) {
+                st->cpu_owned = false;
+                m->cpu_lines--;
+            }
+        });
     if (op == SIMHOST_DMA_SYNC_CPU) {
         m->cpu_sync_site = site;
         m_stats.synced_bytes += size;
@@ -422,9 +485,8 @@ void coherence_checker::on_cpu(uint64_t pa, uint64_t len, bool write, const void
     for (uint64_t a = pa; a < pa + len;) {
         const uint64_t l = a >> LINE_SHIFT;
         const uint64_t end = std::min<uint64_t>((l + 1) << LINE_SHIFT, pa + len);
-        auto it = m_lines.find(l);
-        if (it != m_lines.end()) {
-            line_state& st = it->second;
+        if (line_state* p = line(l)) {
+            line_state& st = *p;
             mapping& m = m_maps[st.map];
             // Stale: the device wrote after this copy was cached and nobody
             // invalidated; the bytes the CPU now holds differ from DRAM.
@@ -458,10 +520,10 @@ void coherence_checker::dram_write(uint64_t pa, unsigned len, uint8_t master)
     if (!mapped_line(pa) && !mapped_line(pa + len - 1))
         return;
     for (uint64_t l = pa >> LINE_SHIFT; l <= (pa + len - 1) >> LINE_SHIFT; l++) {
-        auto it = m_lines.find(l);
-        if (it == m_lines.end())
+        line_state* p = line(l);
+        if (!p)
             continue;
-        line_state& st = it->second;
+        line_state& st = *p;
         mapping& m = m_maps[st.map];
         if (master == models::mem::MASTER_ENET) {
             if (st.cpu_owned)

@@ -33,6 +33,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -156,6 +157,17 @@ public:
         const uint64_t l = (pa - m_base) >> 5;
         return l < m_bits.size() * 64 && ((m_bits[l >> 6] >> (l & 63)) & 1);
     }
+    // tracked(pa) || tracked(pa + size - 1), with one bitmap word read when
+    // both lines share it (nearly every access): only the end lines count.
+    bool tracked_ends(uint64_t pa, uint64_t size) const
+    {
+        const uint64_t l0 = (pa - m_base) >> 5, l1 = (pa + size - 1 - m_base) >> 5;
+        if ((l0 >> 6) == (l1 >> 6) && l0 < m_nbits) {
+            const uint64_t w = m_bits[l0 >> 6];
+            return ((w >> (l0 & 63)) | (w >> (l1 & 63))) & 1;
+        }
+        return tracked(pa) || tracked(pa + size - 1);
+    }
     // Only mapped lines (the device side does not care about poison).
     bool mapped_line(uint64_t pa) const
     {
@@ -195,13 +207,45 @@ private:
         bool cpu_owned = false;
         bool dev_written = false;  // device wrote since the CPU last invalidated
         bool cpu_owned_write = false;  // the CPU wrote since the device's last write
+        bool live = false;         // the slot holds a line of a mapping (else: free)
         const void* last_write_site = nullptr;
     };
+    // Line states by absolute line number (pa >> 5). Inside the backed
+    // window: one table entry per 4-KiB page, each a chunk of the page's 128
+    // slots (2 KiB) allocated on the first mapping of a line there and kept,
+    // so a lookup is two indexings and a range walks the slots in place;
+    // memory goes only to pages ever mapped (the 64-MiB default window: a
+    // 128-KiB table, 32 MiB if every page were mapped). Per-mapping arrays
+    // would not do: dram_write and on_cpu know only the address, and a line
+    // can pass to a newer overlapping mapping. Lines past the window (a
+    // mapping running off its end) go to a hash map.
+    static constexpr unsigned CHUNK_SHIFT = 7;  // lines per chunk: 4 KiB / 32 B
+    struct line_chunk {
+        line_state s[1u << CHUNK_SHIFT];
+    };
+    // The state of line l, or nullptr if no mapping holds it.
+    line_state* line(uint64_t l)
+    {
+        const uint64_t i = l - m_base_line;
+        if (i < m_win_lines) {
+            line_chunk* c = m_chunks[i >> CHUNK_SHIFT].get();
+            line_state* st = c ? &c->s[i & ((1u << CHUNK_SHIFT) - 1)] : nullptr;
+            return st && st->live ? st : nullptr;
+        }
+        return far_line(l);
+    }
+    line_state* far_line(uint64_t l);
+    // Frees line l's slot.
+    void drop_line(uint64_t l, line_state& st);
+    template <bool alloc, class F>
+    void walk(uint64_t first, uint64_t last, F&& f);
     void report(cv_kind k, uint64_t pa, const mapping* m, const void* site, const std::string& detail = "");
     void misuse(api_rule r, uint64_t pa, const mapping* m, const void* site, const std::string& detail,
                 const void* site2 = nullptr, const char* what2 = nullptr);
     mapping* find_mapping(uint64_t pa);
     void set_bit(uint64_t line, bool on);
+    // set_bit(l, on) for lines first..last.
+    void set_map_bits(uint64_t first, uint64_t last, bool on);
     bool line_range(uint64_t pa, uint64_t len, uint64_t* i0, uint64_t* i1) const;
     void finish();
     void symbolize(violation& v);
@@ -210,9 +254,12 @@ private:
     alloc_query m_alloc;
     uint64_t m_base;
     std::vector<uint64_t> m_bits;  // one bit per 32-B line of the backed window: mapped or poisoned
+    uint64_t m_nbits;              // bits in m_bits (whole words)
     std::vector<uint64_t> m_map_bits, m_poison_bits;  // the two parts of m_bits
     std::vector<uint64_t> m_end_bits;                 // last line of each live heap slot
-    std::unordered_map<uint64_t, line_state> m_lines;  // by line number
+    uint64_t m_base_line, m_win_lines;                   // the window in lines
+    std::vector<std::unique_ptr<line_chunk>> m_chunks;   // by page of the window
+    std::unordered_map<uint64_t, line_state> m_far;      // lines past the window
     std::vector<mapping> m_maps;
     std::map<uint64_t, uint32_t> m_by_pa;  // mapping start -> index
     std::map<uint64_t, uint32_t> m_dead_by_pa;  // unmapped mapping start -> index (last one)

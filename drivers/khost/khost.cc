@@ -367,7 +367,7 @@ void kernel::access(core& c, uint64_t pa, size_t size, bool write, const void* s
         return;
     }
     const tick_t lat = write ? l1.write(pa, (unsigned)size, c.now()) : l1.read(pa, (unsigned)size, c.now());
-    if (m_checker->tracked(pa) || m_checker->tracked(pa + size - 1))
+    if (m_checker->tracked_ends(pa, size))
         m_checker->on_cpu(pa, size, write, site);
     c.charge_ps(issue + (lat > hit ? lat - hit : 0), c.current_cat());
 }
