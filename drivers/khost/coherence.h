@@ -157,16 +157,15 @@ public:
         const uint64_t l = (pa - m_base) >> 5;
         return l < m_bits.size() * 64 && ((m_bits[l >> 6] >> (l & 63)) & 1);
     }
-    // tracked(pa) || tracked(pa + size - 1), with one bitmap word read when
-    // both lines share it (nearly every access): only the end lines count.
+    // tracked(pa) || tracked(pa + size - 1), the second test only when the
+    // access ends in another line: the test of every load and store.
     bool tracked_ends(uint64_t pa, uint64_t size) const
     {
         const uint64_t l0 = (pa - m_base) >> 5, l1 = (pa + size - 1 - m_base) >> 5;
-        if ((l0 >> 6) == (l1 >> 6) && l0 < m_nbits) {
-            const uint64_t w = m_bits[l0 >> 6];
-            return ((w >> (l0 & 63)) | (w >> (l1 & 63))) & 1;
-        }
-        return tracked(pa) || tracked(pa + size - 1);
+        const uint64_t* b = m_bits.data();
+        if (l0 < m_nbits && ((b[l0 >> 6] >> (l0 & 63)) & 1))
+            return true;
+        return l1 != l0 && l1 < m_nbits && ((b[l1 >> 6] >> (l1 & 63)) & 1);
     }
     // Only mapped lines (the device side does not care about poison).
     bool mapped_line(uint64_t pa) const

@@ -354,22 +354,48 @@ void kernel::leak_scan()
                                   nullptr, nullptr, nullptr, nullptr, e.first);
 }
 
+// The charge of a cached access the L1 answered in lat: the issue cycles and
+// what it took beyond a hit.
+static inline void charge_cached(core& c, tick_t lat)
+{
+    const tick_t hit = c.l1().config().hit_cycles * c.clock().period_ps;
+    const tick_t issue = c.clock().cycles(c.config().access_cycles);
+    c.charge_ps(issue + (lat > hit ? lat - hit : 0), c.current_cat());
+}
+
+static inline tick_t l1_access(core& c, uint64_t pa, size_t size, bool write)
+{
+    return write ? c.l1().write(pa, (unsigned)size, c.now()) : c.l1().read(pa, (unsigned)size, c.now());
+}
+
+// Device-shared memory: see the device's latest writes, in time.
+__attribute__((noinline)) void kernel::access_uncached(core& c, uint64_t pa, size_t size, bool write)
+{
+    const tick_t issue = c.clock().cycles(c.config().access_cycles);
+    c.sync();
+    const tick_t lat = l1_access(c, pa, size, write);
+    c.charge_ps(issue + lat, cpu::CAT_DESC);
+}
+
+__attribute__((noinline)) void kernel::access_tracked(core& c, uint64_t pa, size_t size, bool write, const void* site)
+{
+    const tick_t lat = l1_access(c, pa, size, write);
+    m_checker->on_cpu(pa, size, write, site);
+    charge_cached(c, lat);
+}
+
+// The path of nearly every load and store: the two rarer cases out of line,
+// so that only the core is live across the L1 call. Whether the checker
+// tracks the access is asked before the L1 access, which neither yields nor
+// changes a mapping (copy() relies on that too); on_cpu still sees the
+// access after the L1 made it visible.
 void kernel::access(core& c, uint64_t pa, size_t size, bool write, const void* site)
 {
-    cache::l1_cache& l1 = c.l1();
-    const tick_t hit = l1.config().hit_cycles * c.clock().period_ps;
-    const tick_t issue = c.clock().cycles(c.config().access_cycles);
-    if (m_mem.mem.is_uncached(pa)) {
-        // Device-shared memory: see the device's latest writes, in time.
-        c.sync();
-        const tick_t lat = write ? l1.write(pa, (unsigned)size, c.now()) : l1.read(pa, (unsigned)size, c.now());
-        c.charge_ps(issue + lat, cpu::CAT_DESC);
-        return;
-    }
-    const tick_t lat = write ? l1.write(pa, (unsigned)size, c.now()) : l1.read(pa, (unsigned)size, c.now());
+    if (m_mem.mem.is_uncached(pa))
+        return access_uncached(c, pa, size, write);
     if (m_checker->tracked_ends(pa, size))
-        m_checker->on_cpu(pa, size, write, site);
-    c.charge_ps(issue + (lat > hit ? lat - hit : 0), c.current_cat());
+        return access_tracked(c, pa, size, write, site);
+    charge_cached(c, l1_access(c, pa, size, write));
 }
 
 // Lines of [p, p+n) in simulated memory, each touched once through the L1.

@@ -98,6 +98,9 @@ private:
     // heap line, a copy or fill running out of its allocation, the end-of-run
     // leak scan.
     void mem_fault(uint64_t pa, uint64_t len, bool write, const void* site);
+    // access() of uncached memory, and of a line the checker tracks.
+    void access_uncached(models::cpu::core& c, uint64_t pa, size_t size, bool write);
+    void access_tracked(models::cpu::core& c, uint64_t pa, size_t size, bool write, const void* site);
     // True if it reported (the range op's per-line faults are then not counted).
     bool check_range(const void* p, size_t n, bool write, const void* site);
     bool m_in_range_op = false, m_range_reported = false;  // one report per memcpy/memset
