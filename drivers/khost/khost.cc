@@ -361,7 +361,7 @@ void kernel::access(core& c, uint64_t pa, size_t size, bool write, const void* s
     const tick_t issue = c.clock().cycles(c.config().access_cycles);
     if (m_mem.mem.is_uncached(pa)) {
         // Device-shared memory: see the device's latest writes, in time.
-        c.sync();
+        c.catch_up();
         const tick_t lat = write ? l1.write(pa, (unsigned)size, c.now()) : l1.read(pa, (unsigned)size, c.now());
         c.charge_ps(issue + lat, cpu::CAT_DESC);
         return;
@@ -404,7 +404,7 @@ void kernel::copy(void* dst, const void* src, size_t n, const void* site)
         const cpu::cat prev = c->set_cat(copy_cat(*c));
         const bool unc_s = pa_of(src) != ~0ull && m_mem.mem.is_uncached(pa_of(src));
         if (unc_s)
-            c->sync();
+            c->catch_up();
         // No other core runs between here and the reset (the L1 accesses do not yield).
         m_in_range_op = true;
         m_range_reported = reported;

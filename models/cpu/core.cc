@@ -13,6 +13,7 @@ const stat_desc cpu_stat_rows[] = {
 const size_t cpu_stat_count = sizeof cpu_stat_rows / sizeof cpu_stat_rows[0];
 
 core* core::s_current = nullptr;
+tick_t core::s_run_until = 0;
 
 core::core(sc_core::sc_module_name nm, const cpu_config& cfg, unsigned id, cache::l1_cache& l1)
     : sc_module(nm), irq("irq"), m_cfg(cfg), m_id(id), m_l1(l1), m_clk(cfg.clock_hz), m_ksoftirqd(*this)
@@ -133,6 +134,17 @@ void core::sync()
         sc_core::wait(from_ps(m_local));
     }
     resume();
+}
+
+void core::catch_up()
+{
+    if (m_local && now() <= s_run_until && sc_core::sc_time_to_pending_activity() > from_ps(m_local)) {
+        check_lockup();
+        // What resume() would set: run on to the next quantum boundary.
+        m_sync_budget = m_quantum ? (now() / m_quantum + 1) * m_quantum - m_base : 0;
+        return;
+    }
+    sync();
 }
 
 void core::lockup()
