@@ -100,6 +100,10 @@ public:
     // never leaves SystemC time behind past it. 0 (the default): it always
     // syncs.
     static void set_run_until(tick_t t) { s_run_until = t; }
+    // Code on this core's thread that reads SystemC time or notifies an
+    // event calls this first: SystemC time is then where sync() would have
+    // left it at the core's last synchronisation point (m_base).
+    void settle_lag();
     // Advance this core's time to t (no work done: stalled), if t is later.
     void stall_until(tick_t t, cat c);
     // While inside, the core does not yield (a spinlock is held): no other
@@ -227,8 +231,9 @@ private:
     const unsigned m_id;
     cache::l1_cache& m_l1;
     clock_domain m_clk;
-    tick_t m_base = 0;         // SystemC time at the last resume, ps
+    tick_t m_base = 0;         // SystemC time at the last synchronisation point (less m_lag), ps
     tick_t m_local = 0;        // run-ahead of this core beyond m_base, ps
+    tick_t m_lag = 0;          // SystemC time is this far behind m_base (waits catch_up() saved), ps
     tick_t m_sync_budget = 0;  // run-ahead allowed before the next quantum boundary
     tick_t m_quantum = 0;
     unsigned m_atomic = 0;
