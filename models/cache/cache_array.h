@@ -29,6 +29,8 @@ public:
         if (!line_bytes || (line_bytes & (line_bytes - 1)) || !assoc ||
             size_bytes % ((uint64_t)assoc * line_bytes))
             throw std::invalid_argument("cache: size must be a multiple of assoc * line, line a power of two");
+        if (assoc > 255)
+            throw std::invalid_argument("cache: at most 255 ways");
         m_sets = (unsigned)(size_bytes / ((uint64_t)assoc * line_bytes));
         if (m_sets & (m_sets - 1))
             throw std::invalid_argument("cache: the number of sets must be a power of two");
@@ -38,6 +40,7 @@ public:
         m_tag.assign(n, 0);
         m_sig.assign(m_sets, 0);
         m_slot_sig.assign(n, 0);
+        m_sig_count.assign((size_t)m_sets * 64, 0);
         m_set_valid.assign(m_sets, 0);
         m_set_bits = (unsigned)__builtin_ctz(m_sets);
         m_region_count.assign(REGION_BUCKETS, 0);
@@ -141,11 +144,10 @@ public:
         m_set_valid[(unsigned)slot / m_assoc] += !replaced;
         m_tag[slot] = line_of(pa) + 1;
         m_region_count[region_bucket(pa)]++;
-        m_slot_sig[slot] = sig_bit(m_tag[slot]);
         if (replaced)
-            resign(slot);
-        else
-            m_sig[slot / m_assoc] |= m_slot_sig[slot];
+            unsign(slot);
+        m_slot_sig[slot] = sig_index(m_tag[slot]);
+        sign(slot);
         m_flags[slot] = f;
         touch(slot);
     }
@@ -155,10 +157,9 @@ public:
             m_region_count[region_bucket(addr(slot))]--;
             m_valid--;
             m_set_valid[(unsigned)slot / m_assoc]--;
+            unsign(slot);
         }
         m_tag[slot] = 0;
-        m_slot_sig[slot] = 0;
-        resign(slot);
         m_flags[slot] = 0;
     }
     void touch(int slot)
@@ -179,19 +180,25 @@ private:
 
     // Tag signature: one of 64 bits chosen from the line number's high bits
     // (the low bits are the set index, equal within a set).
-    uint64_t sig_bit(uint64_t key) const
+    uint8_t sig_index(uint64_t key) const
     {
         const uint64_t k = key >> m_set_bits;
-        return 1ull << ((k ^ (k >> 6) ^ (k >> 12)) & 63);
+        return (uint8_t)((k ^ (k >> 6) ^ (k >> 12)) & 63);
     }
-    void resign(int slot)
+    uint64_t sig_bit(uint64_t key) const { return 1ull << sig_index(key); }
+    // A valid slot's signature bit into / out of its set's signature: each
+    // set counts the valid ways per bit.
+    void sign(int slot)
     {
-        const unsigned set = (unsigned)slot / m_assoc;
-        const size_t base = (size_t)set * m_assoc;
-        uint64_t s = 0;
-        for (unsigned w = 0; w < m_assoc; w++)
-            s |= m_slot_sig[base + w];
-        m_sig[set] = s;
+        const unsigned set = (unsigned)slot / m_assoc, b = m_slot_sig[slot];
+        if (m_sig_count[(size_t)set * 64 + b]++ == 0)
+            m_sig[set] |= 1ull << b;
+    }
+    void unsign(int slot)
+    {
+        const unsigned set = (unsigned)slot / m_assoc, b = m_slot_sig[slot];
+        if (--m_sig_count[(size_t)set * 64 + b] == 0)
+            m_sig[set] &= ~(1ull << b);
     }
 
     unsigned m_sets = 0, m_assoc, m_line = 0, m_line_shift = 0;
@@ -199,7 +206,8 @@ private:
     rng m_rng;
     std::vector<uint64_t> m_tag;  // line number + 1; 0 = invalid
     std::vector<uint64_t> m_sig;  // per set: OR of sig_bit() of the valid tags
-    std::vector<uint64_t> m_slot_sig;  // per slot: sig_bit() of its tag, 0 if invalid
+    std::vector<uint8_t> m_slot_sig;   // per valid slot: sig_index() of its tag
+    std::vector<uint8_t> m_sig_count;  // per set and signature bit: valid ways with that bit
     std::vector<uint8_t> m_set_valid;  // per set: valid ways
     unsigned m_set_bits = 0;
     std::vector<uint32_t> m_region_count;  // resident lines per region bucket

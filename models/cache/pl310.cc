@@ -62,14 +62,16 @@ tick_t pl310::book_port(tick_t t, tick_t dur, uint8_t master)
 
 tick_t pl310::eb_enter(tick_t t)
 {
-    // The entry that frees first takes the line.
+    // The entry that frees first takes the line (the lowest-numbered of those).
     size_t best = 0;
-    tick_t at = m_eb[0].free_at(t);
-    for (size_t k = 1; k < m_eb.size() && at > t; k++) {
-        const tick_t f = m_eb[k].free_at(t);
+    tick_t at = ~(tick_t)0;
+    for (size_t k = 0; k < m_eb.size(); k++) {
+        const tick_t f = m_eb[k].last_end() <= t ? t : m_eb[k].free_at(t);
         if (f < at) {
             at = f;
             best = k;
+            if (at == t)
+                break;
         }
     }
     m_eb_pick = best;
