@@ -310,12 +310,15 @@ void soc::reset_stats()
 run_summary soc::run()
 {
     const auto w0 = std::chrono::steady_clock::now();
+    // Lazy synchronisation stops at the end of each sc_start (0: never lazy).
+    cpu::core::set_run_until(m_cfg.scenario.lazy_sync ? now_ps() + m_cfg.scenario.warmup_ps : 0);
     if (m_cfg.scenario.warmup_ps)
         sc_core::sc_start(from_ps(m_cfg.scenario.warmup_ps));
     else
         sc_core::sc_start(sc_core::SC_ZERO_TIME);
     reset_stats();
     const tick_t t0 = now_ps();
+    cpu::core::set_run_until(m_cfg.scenario.lazy_sync ? t0 + m_cfg.scenario.duration_ps : 0);
     sc_core::sc_start(from_ps(m_cfg.scenario.duration_ps));
     for (auto& c : m_cores)
         c->settle();

@@ -372,7 +372,7 @@ static inline tick_t l1_access(core& c, uint64_t pa, size_t size, bool write)
 __attribute__((noinline)) void kernel::access_uncached(core& c, uint64_t pa, size_t size, bool write)
 {
     const tick_t issue = c.clock().cycles(c.config().access_cycles);
-    c.sync();
+    c.catch_up();
     const tick_t lat = l1_access(c, pa, size, write);
     c.charge_ps(issue + lat, cpu::CAT_DESC);
 }
@@ -430,7 +430,7 @@ void kernel::copy(void* dst, const void* src, size_t n, const void* site)
         const cpu::cat prev = c->set_cat(copy_cat(*c));
         const bool unc_s = pa_of(src) != ~0ull && m_mem.mem.is_uncached(pa_of(src));
         if (unc_s)
-            c->sync();
+            c->catch_up();
         // No other core runs between here and the reset (the L1 accesses do not yield).
         m_in_range_op = true;
         m_range_reported = reported;

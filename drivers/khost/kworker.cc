@@ -48,6 +48,8 @@ void kworker_task::run_at(uint64_t at_ns)
     if (ps >= m_at_ps)
         return;
     m_at_ps = ps;
+    if (models::cpu::core* c = models::cpu::core::current())
+        c->settle_lag();  // the notification below is relative to SystemC time
     const uint64_t now = models::now_ps();
     m_timer.notify(ps > now ? models::from_ps(ps - now) : sc_core::SC_ZERO_TIME);
 }

@@ -29,6 +29,8 @@ public:
         if (!line_bytes || (line_bytes & (line_bytes - 1)) || !assoc ||
             size_bytes % ((uint64_t)assoc * line_bytes))
             throw std::invalid_argument("cache: size must be a multiple of assoc * line, line a power of two");
+        if (assoc > 255)
+            throw std::invalid_argument("cache: at most 255 ways");
         m_sets = (unsigned)(size_bytes / ((uint64_t)assoc * line_bytes));
         if (m_sets & (m_sets - 1))
             throw std::invalid_argument("cache: the number of sets must be a power of two");
@@ -38,8 +40,10 @@ public:
         m_tag.assign(n, 0);
         m_sig.assign(m_sets, 0);
         m_slot_sig.assign(n, 0);
+        m_sig_count.assign((size_t)m_sets * 64, 0);
         m_set_valid.assign(m_sets, 0);
         m_set_bits = (unsigned)__builtin_ctz(m_sets);
+        m_region_count.assign(REGION_BUCKETS, 0);
         m_flags.assign(n, 0);
         m_rr.assign(m_sets, 0);
         if (repl == replacement_kind::lru)
@@ -99,6 +103,31 @@ public:
         return (int)base;
     }
 
+    // Presence summary by 512-B region: false means no line of pa's region
+    // is resident (exact); true means one may be (a counting filter: regions
+    // that share a bucket make false positives, which only cost a find()).
+    // Lets range maintenance skip what it has nothing to do on.
+    bool region_may_hold(uint64_t pa) const { return m_region_count[region_bucket(pa)] != 0; }
+
+    // f(k, slot) for each resident line among the n consecutive lines from
+    // line-aligned pa (k = its index), in address order; regions the summary
+    // shows empty are skipped without a lookup. f may drop the slot it gets.
+    template <class F> void for_each_resident(uint64_t pa, unsigned n, F&& f) const
+    {
+        unsigned k = 0;
+        while (k < n) {
+            const uint64_t a = pa + ((uint64_t)k << m_line_shift);
+            if (!region_may_hold(a)) {
+                k += (unsigned)((((a | (REGION_BYTES - 1)) + 1) - a) >> m_line_shift);
+                continue;
+            }
+            const int slot = find(a);
+            if (slot >= 0)
+                f(k, slot);
+            k++;
+        }
+    }
+
     bool valid(int slot) const { return m_tag[slot] != 0; }
     size_t valid_lines() const { return m_valid; }
     // Physical address of the line in a valid slot.
@@ -109,26 +138,28 @@ public:
     void install(int slot, uint64_t pa, uint8_t f)
     {
         const bool replaced = m_tag[slot] != 0;
+        if (replaced)
+            m_region_count[region_bucket(addr(slot))]--;
         m_valid += !replaced;
         m_set_valid[(unsigned)slot / m_assoc] += !replaced;
         m_tag[slot] = line_of(pa) + 1;
-        m_slot_sig[slot] = sig_bit(m_tag[slot]);
+        m_region_count[region_bucket(pa)]++;
         if (replaced)
-            resign(slot);
-        else
-            m_sig[slot / m_assoc] |= m_slot_sig[slot];
+            unsign(slot);
+        m_slot_sig[slot] = sig_index(m_tag[slot]);
+        sign(slot);
         m_flags[slot] = f;
         touch(slot);
     }
     void drop(int slot)
     {
         if (m_tag[slot]) {
+            m_region_count[region_bucket(addr(slot))]--;
             m_valid--;
             m_set_valid[(unsigned)slot / m_assoc]--;
+            unsign(slot);
         }
         m_tag[slot] = 0;
-        m_slot_sig[slot] = 0;
-        resign(slot);
         m_flags[slot] = 0;
     }
     void touch(int slot)
@@ -139,21 +170,35 @@ public:
     uint8_t* data(int slot) { return m_data.empty() ? nullptr : &m_data[(size_t)slot * m_line]; }
 
 private:
+    static constexpr uint64_t REGION_BYTES = 512;     // power of two, >= a line
+    static constexpr unsigned REGION_BUCKETS = 8192;  // power of two
+    static unsigned region_bucket(uint64_t pa)
+    {
+        const uint64_t r = pa / REGION_BYTES;
+        return (unsigned)((r ^ (r >> 13)) & (REGION_BUCKETS - 1));
+    }
+
     // Tag signature: one of 64 bits chosen from the line number's high bits
     // (the low bits are the set index, equal within a set).
-    uint64_t sig_bit(uint64_t key) const
+    uint8_t sig_index(uint64_t key) const
     {
         const uint64_t k = key >> m_set_bits;
-        return 1ull << ((k ^ (k >> 6) ^ (k >> 12)) & 63);
+        return (uint8_t)((k ^ (k >> 6) ^ (k >> 12)) & 63);
     }
-    void resign(int slot)
+    uint64_t sig_bit(uint64_t key) const { return 1ull << sig_index(key); }
+    // A valid slot's signature bit into / out of its set's signature: each
+    // set counts the valid ways per bit.
+    void sign(int slot)
     {
-        const unsigned set = (unsigned)slot / m_assoc;
-        const size_t base = (size_t)set * m_assoc;
-        uint64_t s = 0;
-        for (unsigned w = 0; w < m_assoc; w++)
-            s |= m_slot_sig[base + w];
-        m_sig[set] = s;
+        const unsigned set = (unsigned)slot / m_assoc, b = m_slot_sig[slot];
+        if (m_sig_count[(size_t)set * 64 + b]++ == 0)
+            m_sig[set] |= 1ull << b;
+    }
+    void unsign(int slot)
+    {
+        const unsigned set = (unsigned)slot / m_assoc, b = m_slot_sig[slot];
+        if (--m_sig_count[(size_t)set * 64 + b] == 0)
+            m_sig[set] &= ~(1ull << b);
     }
 
     unsigned m_sets = 0, m_assoc, m_line = 0, m_line_shift = 0;
@@ -161,9 +206,11 @@ private:
     rng m_rng;
     std::vector<uint64_t> m_tag;  // line number + 1; 0 = invalid
     std::vector<uint64_t> m_sig;  // per set: OR of sig_bit() of the valid tags
-    std::vector<uint64_t> m_slot_sig;  // per slot: sig_bit() of its tag, 0 if invalid
+    std::vector<uint8_t> m_slot_sig;   // per valid slot: sig_index() of its tag
+    std::vector<uint8_t> m_sig_count;  // per set and signature bit: valid ways with that bit
     std::vector<uint8_t> m_set_valid;  // per set: valid ways
     unsigned m_set_bits = 0;
+    std::vector<uint32_t> m_region_count;  // resident lines per region bucket
     std::vector<uint8_t> m_flags;
     std::vector<uint32_t> m_rr;
     std::vector<uint64_t> m_stamp;

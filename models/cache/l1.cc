@@ -253,8 +253,9 @@ tick_t l1_cache::maint_lines(l1_op op, uint64_t pa, unsigned n, tick_t t)
     for (l1_cache* p : m_scu.l1s()) {
         if (p->empty())
             continue;
-        for (unsigned k = 0; k < n; k++)
+        p->m_arr.for_each_resident(lpa, n, [&](unsigned k, int) {
             p->apply_maint(op, lpa + k * lb, t + (k + 1) * m_maint_line);
+        });
     }
     m_stats.maint_ps += n * m_maint_line;
     return n * m_maint_line;

@@ -62,14 +62,16 @@ tick_t pl310::book_port(tick_t t, tick_t dur, uint8_t master)
 
 tick_t pl310::eb_enter(tick_t t)
 {
-    // The entry that frees first takes the line.
+    // The entry that frees first takes the line (the lowest-numbered of those).
     size_t best = 0;
-    tick_t at = m_eb[0].free_at(t);
-    for (size_t k = 1; k < m_eb.size() && at > t; k++) {
-        const tick_t f = m_eb[k].free_at(t);
+    tick_t at = ~(tick_t)0;
+    for (size_t k = 0; k < m_eb.size(); k++) {
+        const tick_t f = m_eb[k].last_end() <= t ? t : m_eb[k].free_at(t);
         if (f < at) {
             at = f;
             best = k;
+            if (at == t)
+                break;
         }
     }
     m_eb_pick = best;
@@ -393,8 +395,8 @@ tick_t pl310::reg_write_lines(uint32_t offset, uint64_t pa, unsigned n, tick_t t
     bool fast = n > 1 && rw <= dur && acc + rw <= e && m_port.others_last_end(pm) <= e && m_port.debt(pm) == 0 &&
                 drained_at(e) == e;
     if (fast && offset != pl310_reg::INV_LINE_PA) {
-        for (unsigned k = 1; k < n && fast; k++)
-            fast = !is_dirty(pa + (uint64_t)k * lb);  // a clean that writes back takes the slow path
+        // A clean that writes back takes the slow path.
+        m_arr.for_each_resident(pa + lb, n - 1, [&](unsigned, int slot) { fast = fast && !m_arr.dirty(slot); });
     }
     if (!fast) {
         for (unsigned k = 1; k < n; k++)
@@ -405,23 +407,18 @@ tick_t pl310::reg_write_lines(uint32_t offset, uint64_t pa, unsigned n, tick_t t
     const tick_t s1 = e;
     m_port.commit(pm, s1, dur * m, dur, true);
     m_stats.maint_ps += dur * m;
-    for (unsigned k = 1; k < n; k++) {
-        const uint64_t lpa = pa + (uint64_t)k * lb;
-        const int slot = m_arr.find(lpa);
-        if (offset == pl310_reg::INV_LINE_PA) {
-            m_stats.inv_line_ops++;
-            if (slot >= 0) {
-                if (m_arr.dirty(slot))
-                    m_stats.dirty_lost++;
-                m_arr.drop(slot);
-            }
-        } else if (offset == pl310_reg::CLEAN_LINE_PA) {
-            m_stats.clean_line_ops++;
-        } else {
-            m_stats.clean_inv_line_ops++;
-            if (slot >= 0)
-                m_arr.drop(slot);
-        }
+    if (offset == pl310_reg::INV_LINE_PA) {
+        m_stats.inv_line_ops += m;
+        m_arr.for_each_resident(pa + lb, m, [&](unsigned, int slot) {
+            if (m_arr.dirty(slot))
+                m_stats.dirty_lost++;
+            m_arr.drop(slot);
+        });
+    } else if (offset == pl310_reg::CLEAN_LINE_PA) {
+        m_stats.clean_line_ops += m;
+    } else {
+        m_stats.clean_inv_line_ops += m;
+        m_arr.for_each_resident(pa + lb, m, [&](unsigned, int slot) { m_arr.drop(slot); });
     }
     // Each write arrived rw after the previous was accepted and waited for its end.
     m_stats.port_wait_ps += (dur - rw) * m;

@@ -13,6 +13,7 @@ const stat_desc cpu_stat_rows[] = {
 const size_t cpu_stat_count = sizeof cpu_stat_rows / sizeof cpu_stat_rows[0];
 
 core* core::s_current = nullptr;
+tick_t core::s_run_until = 0;
 
 core::core(sc_core::sc_module_name nm, const cpu_config& cfg, unsigned id, cache::l1_cache& l1)
     : sc_module(nm), irq("irq"), m_cfg(cfg), m_id(id), m_l1(l1), m_clk(cfg.clock_hz), m_ksoftirqd(*this)
@@ -114,6 +115,7 @@ void core::resume()
     s_current = this;
     m_base = now_ps();
     m_local = 0;
+    m_lag = 0;
     // Run ahead at most to the next global-quantum boundary.
     m_sync_budget = m_quantum ? (m_base / m_quantum + 1) * m_quantum - m_base : 0;
 }
@@ -128,11 +130,36 @@ void core::stall_until(tick_t t, cat c)
 void core::sync()
 {
     check_lockup();
-    if (m_local) {
+    if (m_local + m_lag) {
         s_current = nullptr;  // other processes run now: nobody's code is ours
-        sc_core::wait(from_ps(m_local));
+        sc_core::wait(from_ps(m_local + m_lag));
     }
     resume();
+}
+
+void core::catch_up()
+{
+    if (m_local && now() <= s_run_until &&
+        sc_core::sc_time_to_pending_activity() > from_ps(m_lag + m_local)) {
+        check_lockup();
+        // The state sync() would leave, but with the wait owed (m_lag).
+        m_base += m_local;
+        m_lag += m_local;
+        m_local = 0;
+        m_sync_budget = m_quantum ? (m_base / m_quantum + 1) * m_quantum - m_base : 0;
+        return;
+    }
+    sync();
+}
+
+void core::settle_lag()
+{
+    if (!m_lag)
+        return;
+    s_current = nullptr;
+    sc_core::wait(from_ps(m_lag));
+    s_current = this;
+    m_lag = 0;
 }
 
 void core::lockup()
@@ -283,6 +310,8 @@ void core::ksoftirqd_task::step(core& c)
 
 void core::wake(tick_t at, bool ipi)
 {
+    if (s_current)
+        s_current->settle_lag();  // the notification below is relative to SystemC time
     m_stats.wakeups++;
     if (ipi && m_ctx == ctx::idle && !m_running)
         m_ipi_pending = true;

@@ -80,7 +80,7 @@ public:
         m_cat_ps[c] += ps;
         if (m_local >= m_sync_budget) {
             if (!m_atomic)
-                sync();
+                catch_up();
             else
                 check_lockup();
         }
@@ -88,6 +88,22 @@ public:
     void charge(uint64_t cycles, cat c) { charge_ps(m_clk.cycles(cycles), c); }
     // Bring SystemC time to this core's time (before interacting with another agent).
     void sync();
+    // The same outcome as sync() for interactions that carry their own time
+    // (memory accesses and maintenance at now(), the quantum boundary): when
+    // no other process has anything to do up to this core's time and the run
+    // does not end before it, nobody can observe or change what the core
+    // touches in between, so SystemC time is left behind and the context
+    // switch saved. Not for what reads SystemC time (register accesses,
+    // event notifications): those sync().
+    void catch_up();
+    // The time the current sc_start() runs to (ps, absolute); catch_up()
+    // never leaves SystemC time behind past it. 0 (the default): it always
+    // syncs.
+    static void set_run_until(tick_t t) { s_run_until = t; }
+    // Code on this core's thread that reads SystemC time or notifies an
+    // event calls this first: SystemC time is then where sync() would have
+    // left it at the core's last synchronisation point (m_base).
+    void settle_lag();
     // Advance this core's time to t (no work done: stalled), if t is later.
     void stall_until(tick_t t, cat c);
     // While inside, the core does not yield (a spinlock is held): no other
@@ -96,7 +112,7 @@ public:
     void atomic_leave()
     {
         if (--m_atomic == 0 && m_local >= m_sync_budget)
-            sync();
+            catch_up();
     }
 
     // --- Where the core's code is. The instrumentation hooks keep it (the
@@ -215,8 +231,9 @@ private:
     const unsigned m_id;
     cache::l1_cache& m_l1;
     clock_domain m_clk;
-    tick_t m_base = 0;         // SystemC time at the last resume, ps
+    tick_t m_base = 0;         // SystemC time at the last synchronisation point (less m_lag), ps
     tick_t m_local = 0;        // run-ahead of this core beyond m_base, ps
+    tick_t m_lag = 0;          // SystemC time is this far behind m_base (waits catch_up() saved), ps
     tick_t m_sync_budget = 0;  // run-ahead allowed before the next quantum boundary
     tick_t m_quantum = 0;
     unsigned m_atomic = 0;
@@ -255,6 +272,7 @@ private:
     tick_t m_work_start = NO_WORK;  // start of the running unit of work (NO_WORK: in the scheduler)
     std::function<void(core&, tick_t)> m_lockup;
     static core* s_current;
+    static tick_t s_run_until;
 };
 
 } // namespace models::cpu

@@ -27,6 +27,7 @@ struct scenario_config {
     tick_t duration_ps = 10 * models::PS_PER_S;     // measured region
     tick_t warmup_ps = 0;                           // simulated, then statistics reset
     tick_t quantum_ps = models::PS_PER_US;          // global quantum of temporal decoupling
+    bool lazy_sync = true;                          // cores skip syncs nobody can observe
 };
 
 struct output_config {
