@@ -34,8 +34,40 @@ inline uint32_t get32(const uint8_t* p)
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
+// Eight bytes of p as a little-endian integer, whatever the host's order.
+inline uint64_t ld64le(const uint8_t* p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t v;
+    std::memcpy(&v, p, 8);
+    return v;
+#else
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--)
+        v = v << 8 | p[i];
+    return v;
+#endif
+}
+
+// s plus the big-endian 16-bit words of p[0..len) (an odd last byte is the
+// high byte of a word), as a 32-bit sum to fold(). Eight bytes at a time the
+// words are summed in little-endian order in two 32-bit lanes and the folded
+// result swapped back: ones'-complement sums do not depend on the byte order
+// (RFC 1071 2(B)), and fold() of the result equals fold() of the plain sum,
+// zero included (only an all-zero run sums to 0 either way).
 uint32_t sum_words(uint32_t s, const uint8_t* p, size_t len)
 {
+    if (len >= 16) {
+        uint64_t lanes = 0;  // < 2^48 for any frame: no carry out
+        for (; len >= 8; p += 8, len -= 8) {
+            const uint64_t w = ld64le(p);
+            lanes += (w & 0x0000FFFF0000FFFFull) + ((w >> 16) & 0x0000FFFF0000FFFFull);
+        }
+        uint64_t le = (lanes & 0xFFFFFFFFull) + (lanes >> 32);
+        while (le >> 16)
+            le = (le & 0xFFFF) + (le >> 16);
+        s += (uint32_t)(((le & 0xFF) << 8) | (le >> 8));
+    }
     for (; len > 1; p += 2, len -= 2)
         s += (uint32_t)(p[0] << 8 | p[1]);
     if (len)
@@ -107,17 +139,35 @@ static uint32_t payload_check(const uint8_t* p, size_t len)
     return traffic_crc32_update(c, p + TRAFFIC_HDR_BYTES, len - TRAFFIC_HDR_BYTES);
 }
 
-void traffic_fill_payload(uint8_t* p, size_t len, uint32_t seq)
+// The payload of traffic_fill_payload(); returns sum_words(0, ...) of its
+// fill bytes p[8..len) (len >= 8), which start on a 16-bit word boundary.
+static uint32_t fill_payload_sum(uint8_t* p, size_t len, uint32_t seq)
 {
-    if (len < TRAFFIC_HDR_BYTES)
-        return;
     put32(p, seq);
-    uint32_t x = seq * 2654435761u + 0x9E3779B9u;
-    for (size_t i = TRAFFIC_HDR_BYTES; i < len; i++) {
+    uint32_t x = seq * 2654435761u + 0x9E3779B9u, s = 0;
+    size_t i = TRAFFIC_HDR_BYTES;
+    for (; i + 1 < len; i += 2) {
+        x ^= x << 13; x ^= x >> 17; x ^= x << 5;
+        const uint8_t hi = (uint8_t)x;
+        x ^= x << 13; x ^= x >> 17; x ^= x << 5;
+        const uint8_t lo = (uint8_t)x;
+        p[i] = hi;
+        p[i + 1] = lo;
+        s += (uint32_t)(hi << 8 | lo);
+    }
+    if (i < len) {
         x ^= x << 13; x ^= x >> 17; x ^= x << 5;
         p[i] = (uint8_t)x;
+        s += (uint32_t)p[i] << 8;
     }
     put32(p + 4, payload_check(p, len));
+    return s;
+}
+
+void traffic_fill_payload(uint8_t* p, size_t len, uint32_t seq)
+{
+    if (len >= TRAFFIC_HDR_BYTES)
+        fill_payload_sum(p, len, seq);
 }
 
 int traffic_verify_payload(const uint8_t* p, size_t len, uint32_t* seq)
@@ -159,8 +209,14 @@ size_t traffic_build_frame(uint8_t* out, size_t frame_len, const struct traffic_
     put16(udp + 2, fl->dst_port);
     put16(udp + 4, (uint16_t)(TRAFFIC_UDP_HDR + plen));
     put16(udp + 6, 0);
-    traffic_fill_payload(udp + TRAFFIC_UDP_HDR, plen, seq);
-    uint16_t c = (uint16_t)~l4_sum(ip, udp, TRAFFIC_UDP_HDR + plen, 17);
+    // The UDP checksum from the fill's own sum: pseudo header, UDP header,
+    // payload header words, fill (l4_sum() over the same bytes, one pass less).
+    uint8_t* pl = udp + TRAFFIC_UDP_HDR;
+    uint32_t sum = fill_payload_sum(pl, plen, seq);
+    sum = sum_words(sum, ip + 12, 8) + 17 + (uint32_t)(TRAFFIC_UDP_HDR + plen);
+    sum = sum_words(sum, udp, TRAFFIC_UDP_HDR);
+    sum = sum_words(sum, pl, TRAFFIC_HDR_BYTES);
+    const uint16_t c = (uint16_t)~fold(sum);
     put16(udp + 6, c ? c : 0xFFFF);
     traffic_append_fcs(out, frame_len - TRAFFIC_FCS);
     return frame_len;
