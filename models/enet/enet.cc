@@ -585,7 +585,7 @@ bd enet::decode_bd(const uint8_t* in) const
     return b;
 }
 
-bool enet::dma_xfer(tlm::tlm_command cmd, uint64_t addr, uint8_t* p, unsigned len, mem::mem_txn& t)
+bool enet::dma_xfer(tlm::tlm_command cmd, uint64_t addr, uint8_t* p, unsigned len, mem::mem_txn& t, tick_t then_ps)
 {
     t.set(cmd, addr, p, len);
     sc_core::sc_time d = sc_core::SC_ZERO_TIME;
@@ -599,15 +599,18 @@ bool enet::dma_xfer(tlm::tlm_command cmd, uint64_t addr, uint8_t* p, unsigned le
     }
     SIM_TRACE(TRACE_DMA, name(), "%s 0x%08llx len %u, %llu ps", cmd == tlm::TLM_READ_COMMAND ? "rd" : "wr",
               (unsigned long long)addr, len, (unsigned long long)to_ps(d));
-    wait(d);
-    if (t.gp.get_response_status() != tlm::TLM_OK_RESPONSE) {
-        m_stats.dma_errors++;
-        sim_log(log_level::guest_error, name(), "uDMA %s at 0x%08llx failed (EIR.EBERR)",
-                cmd == tlm::TLM_READ_COMMAND ? "read" : "write", (unsigned long long)addr);
-        raise(EIR_EBERR);
-        return false;
+    if (t.gp.get_response_status() == tlm::TLM_OK_RESPONSE) {
+        wait(d + from_ps(then_ps));  // nothing happens at the end of the transfer itself
+        return true;
     }
-    return true;
+    wait(d);
+    m_stats.dma_errors++;
+    sim_log(log_level::guest_error, name(), "uDMA %s at 0x%08llx failed (EIR.EBERR)",
+            cmd == tlm::TLM_READ_COMMAND ? "read" : "write", (unsigned long long)addr);
+    raise(EIR_EBERR);
+    if (then_ps)
+        wait(from_ps(then_ps));
+    return false;
 }
 
 bool enet::read_bd(uint32_t addr, bd& b, mem::mem_txn& t)
@@ -615,8 +618,10 @@ bool enet::read_bd(uint32_t addr, bd& b, mem::mem_txn& t)
     uint8_t raw[BD_ENHANCED_BYTES];
     const unsigned n = bd_bytes();
     m_stats.bd_fetches++;
-    bool ok = dma_xfer(tlm::TLM_READ_COMMAND, addr, raw, n, t);
-    wait(from_ps(m_clk.cycles(m_cfg.bd_fetch_cycles)));
+    const tick_t fetch = m_clk.cycles(m_cfg.bd_fetch_cycles);
+    bool ok = dma_xfer(tlm::TLM_READ_COMMAND, addr, raw, n, t, fetch);
+    if (!fetch)
+        wait(sc_core::SC_ZERO_TIME);  // the delta cycle of a zero-length wait
     b = decode_bd(raw);
     SIM_TRACE(TRACE_DESC, name(), "fetch BD 0x%08x: sc 0x%04x len %u buf 0x%08x esc 0x%08x", addr, b.sc,
               b.datlen, b.bufaddr, b.esc);
