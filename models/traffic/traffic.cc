@@ -190,11 +190,18 @@ void traffic_source::run()
         const tick_t due = std::max(ideal, line_free);
         for (;;) {  // wait for the due time, re-evaluated whenever the pause state changes
             tick_t start = due;
-            if (start >= m_pause_from && start < m_pause_until)
+            const bool held = start >= m_pause_from && start < m_pause_until;
+            if (held)
                 start = m_pause_until;
             if (start <= now_ps())
                 break;
-            wait(from_ps(start - now_ps()), m_pause_ev);
+            // Held: an XON may end the pause early. Not held: a pause can only
+            // move the start later, which the re-evaluation at the due time
+            // finds as well as a wake-up at the pause would.
+            if (held)
+                wait(from_ps(start - now_ps()), m_pause_ev);
+            else
+                wait(from_ps(start - now_ps()));
         }
         const tick_t t = now_ps();
         m_stats.paused_ps += t - due;
