@@ -662,18 +662,22 @@ bool enet::rx_accept(const uint8_t* d, uint32_t len, uint16_t& sc, uint32_t& esc
         match = !(m_rcr & RCR_BC_REJ);
     } else {
         // Hash filters: the top 6 bits of the CRC-32 of the address select a bit
-        // of GAUR:GALR (group) or IAUR:IALR (individual) [recall].
-        const uint32_t h = traffic_crc32(d, 6);
-        const unsigned idx = (~h >> 26) & 0x3F;  // CRC register before the final inversion
+        // of GAUR:GALR (group) or IAUR:IALR (individual) [recall]; computed
+        // only where the result is looked at (not for the own address).
+        auto idx = [d]() -> unsigned { return (~traffic_crc32(d, 6) >> 26) & 0x3F; };  // register before the final inversion
         if (d[0] & 1) {
             sc |= RXBD_MC;
-            match = idx >= 32 ? (m_gaur >> (idx - 32)) & 1 : (m_galr >> idx) & 1;
+            const unsigned i = idx();
+            match = i >= 32 ? (m_gaur >> (i - 32)) & 1 : (m_galr >> i) & 1;
         } else {
             esc |= RXESC_UC;
             const uint8_t own[6] = {(uint8_t)(m_palr >> 24), (uint8_t)(m_palr >> 16), (uint8_t)(m_palr >> 8),
                                     (uint8_t)m_palr, (uint8_t)(m_paur >> 24), (uint8_t)(m_paur >> 16)};
-            match = std::memcmp(d, own, 6) == 0 ||
-                    (idx >= 32 ? (m_iaur >> (idx - 32)) & 1 : (m_ialr >> idx) & 1);
+            match = std::memcmp(d, own, 6) == 0;
+            if (!match) {
+                const unsigned i = idx();
+                match = i >= 32 ? (m_iaur >> (i - 32)) & 1 : (m_ialr >> i) & 1;
+            }
         }
     }
     if (!match && prom)
