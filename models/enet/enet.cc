@@ -703,7 +703,7 @@ void enet::frame_start(const eth_frame& f)
                          f.len);
     rx_settle();
 
-    const bool crc_ok = traffic_fcs_ok(f.data, f.len) != 0;
+    const bool crc_ok = f.fcs_known_good || traffic_fcs_ok(f.data, f.len) != 0;
     const uint32_t max_fl = (m_rcr & RCR_MAX_FL_MASK) >> RCR_MAX_FL_SHIFT;
     mib_inc(RMON_R_PACKETS);
     mib_inc(RMON_R_OCTETS, f.len);
@@ -1205,6 +1205,7 @@ void enet::tx_dma_thread()
             traffic_append_fcs(s.data.data(), s.len);
             s.len += FCS_BYTES;
         }
+        s.fcs_appended = (s.bds.back().second.sc & TXBD_TC) != 0;
         m_tx_cur = addr;
         m_tx_count++;
         m_tx_mac_ev.notify(sc_core::SC_ZERO_TIME);
@@ -1236,7 +1237,7 @@ void enet::tx_send_pause()
     const tick_t start = std::max(now_ps(), m_tx_line_free);
     if (start > now_ps())
         wait(from_ps(start - now_ps()));
-    eth_frame f{p, MIN_FRAME_BYTES, start, m_byte_ps};
+    eth_frame f{p, MIN_FRAME_BYTES, start, m_byte_ps, true};
     if (phy_tx.size())
         phy_tx->frame_start(f);
     const uint32_t ipg = (m_tipg >= 8 && m_tipg <= 26) ? m_tipg : TIPG_RESET_VALUE;
@@ -1271,7 +1272,7 @@ void enet::tx_mac_thread()
         }
         if (gen != m_gen)
             continue;
-        eth_frame f{s.data.data(), s.len, start, m_byte_ps};
+        eth_frame f{s.data.data(), s.len, start, m_byte_ps, s.fcs_appended};
         if (phy_tx.size())
             phy_tx->frame_start(f);
         const uint32_t ipg = (m_tipg >= 8 && m_tipg <= 26) ? m_tipg : TIPG_RESET_VALUE;

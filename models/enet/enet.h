@@ -128,6 +128,7 @@ private:
         std::vector<uint8_t> data;  // frame incl. FCS
         uint32_t len = 0;
         uint32_t fifo_bytes = 0;    // TX FIFO space held
+        bool fcs_appended = false;  // the MAC computed the FCS (TxBD TC), not the driver
         std::vector<std::pair<uint32_t, bd>> bds;  // descriptors to write back
     };
     struct coalescer {

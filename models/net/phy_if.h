@@ -31,6 +31,10 @@ struct eth_frame {
     uint32_t len = 0;               // bytes incl. FCS, excl. preamble
     tick_t start_ps = 0;            // start of the preamble (== sc_time_stamp() at the call)
     tick_t byte_ps = 0;             // wire time of one byte on this link
+    // The sender computed the FCS over data[0..len-4) itself (it appended it):
+    // a receiver may take it as correct instead of computing the CRC again.
+    // false: unknown, check it.
+    bool fcs_known_good = false;
 };
 
 // Receiving side of one link direction. frame_start() is called at start_ps;
