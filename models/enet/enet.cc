@@ -703,7 +703,8 @@ void enet::frame_start(const eth_frame& f)
                          f.len);
     rx_settle();
 
-    const bool crc_ok = f.fcs_known_good || traffic_fcs_ok(f.data, f.len) != 0;
+    // Until the frame is accepted only its header is read (f.complete()).
+    const bool crc_ok = f.fcs_known_good || (f.complete(), traffic_fcs_ok(f.data, f.len) != 0);
     const uint32_t max_fl = (m_rcr & RCR_MAX_FL_MASK) >> RCR_MAX_FL_SHIFT;
     mib_inc(RMON_R_PACKETS);
     mib_inc(RMON_R_OCTETS, f.len);
@@ -725,8 +726,8 @@ void enet::frame_start(const eth_frame& f)
 
     // 802.3x pause frame addressed to the reserved multicast address.
     if (f.len >= 20 && f.data[0] == 0x01 && f.data[1] == 0x80 && f.data[2] == 0xC2 && f.data[3] == 0 &&
-        f.data[4] == 0 && f.data[5] == 0x01 && f.data[12] == 0x88 && f.data[13] == 0x08 && f.data[14] == 0 &&
-        f.data[15] == 1 && crc_ok) {
+        f.data[4] == 0 && f.data[5] == 0x01 && f.data[12] == 0x88 && f.data[13] == 0x08 && (f.complete(), true) &&
+        f.data[14] == 0 && f.data[15] == 1 && crc_ok) {
         m_stats.rx_pause_frames++;
         mib_inc(IEEE_R_FDXFC);
         if (m_rcr & RCR_FCE) {
@@ -755,6 +756,7 @@ void enet::frame_start(const eth_frame& f)
         SIM_TRACE(TRACE_MAC, name(), "RX FIFO full: frame of %u B dropped", f.len);
         return;
     }
+    f.complete();
     rx_slot& s = rx_at(m_rx_count++);
     s.wire_len = f.len;
     s.keep_len = std::min<uint32_t>(f.len, m_ftrl ? m_ftrl : f.len);
