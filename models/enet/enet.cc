@@ -585,7 +585,7 @@ bd enet::decode_bd(const uint8_t* in) const
     return b;
 }
 
-bool enet::dma_xfer(tlm::tlm_command cmd, uint64_t addr, uint8_t* p, unsigned len, mem::mem_txn& t)
+bool enet::dma_xfer(tlm::tlm_command cmd, uint64_t addr, uint8_t* p, unsigned len, mem::mem_txn& t, tick_t then_ps)
 {
     t.set(cmd, addr, p, len);
     sc_core::sc_time d = sc_core::SC_ZERO_TIME;
@@ -599,15 +599,18 @@ bool enet::dma_xfer(tlm::tlm_command cmd, uint64_t addr, uint8_t* p, unsigned le
     }
     SIM_TRACE(TRACE_DMA, name(), "%s 0x%08llx len %u, %llu ps", cmd == tlm::TLM_READ_COMMAND ? "rd" : "wr",
               (unsigned long long)addr, len, (unsigned long long)to_ps(d));
-    wait(d);
-    if (t.gp.get_response_status() != tlm::TLM_OK_RESPONSE) {
-        m_stats.dma_errors++;
-        sim_log(log_level::guest_error, name(), "uDMA %s at 0x%08llx failed (EIR.EBERR)",
-                cmd == tlm::TLM_READ_COMMAND ? "read" : "write", (unsigned long long)addr);
-        raise(EIR_EBERR);
-        return false;
+    if (t.gp.get_response_status() == tlm::TLM_OK_RESPONSE) {
+        wait(d + from_ps(then_ps));  // nothing happens at the end of the transfer itself
+        return true;
     }
-    return true;
+    wait(d);
+    m_stats.dma_errors++;
+    sim_log(log_level::guest_error, name(), "uDMA %s at 0x%08llx failed (EIR.EBERR)",
+            cmd == tlm::TLM_READ_COMMAND ? "read" : "write", (unsigned long long)addr);
+    raise(EIR_EBERR);
+    if (then_ps)
+        wait(from_ps(then_ps));
+    return false;
 }
 
 bool enet::read_bd(uint32_t addr, bd& b, mem::mem_txn& t)
@@ -615,8 +618,10 @@ bool enet::read_bd(uint32_t addr, bd& b, mem::mem_txn& t)
     uint8_t raw[BD_ENHANCED_BYTES];
     const unsigned n = bd_bytes();
     m_stats.bd_fetches++;
-    bool ok = dma_xfer(tlm::TLM_READ_COMMAND, addr, raw, n, t);
-    wait(from_ps(m_clk.cycles(m_cfg.bd_fetch_cycles)));
+    const tick_t fetch = m_clk.cycles(m_cfg.bd_fetch_cycles);
+    bool ok = dma_xfer(tlm::TLM_READ_COMMAND, addr, raw, n, t, fetch);
+    if (!fetch)
+        wait(sc_core::SC_ZERO_TIME);  // the delta cycle of a zero-length wait
     b = decode_bd(raw);
     SIM_TRACE(TRACE_DESC, name(), "fetch BD 0x%08x: sc 0x%04x len %u buf 0x%08x esc 0x%08x", addr, b.sc,
               b.datlen, b.bufaddr, b.esc);
@@ -657,18 +662,22 @@ bool enet::rx_accept(const uint8_t* d, uint32_t len, uint16_t& sc, uint32_t& esc
         match = !(m_rcr & RCR_BC_REJ);
     } else {
         // Hash filters: the top 6 bits of the CRC-32 of the address select a bit
-        // of GAUR:GALR (group) or IAUR:IALR (individual) [recall].
-        const uint32_t h = traffic_crc32(d, 6);
-        const unsigned idx = (~h >> 26) & 0x3F;  // CRC register before the final inversion
+        // of GAUR:GALR (group) or IAUR:IALR (individual) [recall]; computed
+        // only where the result is looked at (not for the own address).
+        auto idx = [d]() -> unsigned { return (~traffic_crc32(d, 6) >> 26) & 0x3F; };  // register before the final inversion
         if (d[0] & 1) {
             sc |= RXBD_MC;
-            match = idx >= 32 ? (m_gaur >> (idx - 32)) & 1 : (m_galr >> idx) & 1;
+            const unsigned i = idx();
+            match = i >= 32 ? (m_gaur >> (i - 32)) & 1 : (m_galr >> i) & 1;
         } else {
             esc |= RXESC_UC;
             const uint8_t own[6] = {(uint8_t)(m_palr >> 24), (uint8_t)(m_palr >> 16), (uint8_t)(m_palr >> 8),
                                     (uint8_t)m_palr, (uint8_t)(m_paur >> 24), (uint8_t)(m_paur >> 16)};
-            match = std::memcmp(d, own, 6) == 0 ||
-                    (idx >= 32 ? (m_iaur >> (idx - 32)) & 1 : (m_ialr >> idx) & 1);
+            match = std::memcmp(d, own, 6) == 0;
+            if (!match) {
+                const unsigned i = idx();
+                match = i >= 32 ? (m_iaur >> (i - 32)) & 1 : (m_ialr >> i) & 1;
+            }
         }
     }
     if (!match && prom)
@@ -694,7 +703,8 @@ void enet::frame_start(const eth_frame& f)
                          f.len);
     rx_settle();
 
-    const bool crc_ok = traffic_fcs_ok(f.data, f.len) != 0;
+    // Until the frame is accepted only its header is read (f.complete()).
+    const bool crc_ok = f.fcs_known_good || (f.complete(), traffic_fcs_ok(f.data, f.len) != 0);
     const uint32_t max_fl = (m_rcr & RCR_MAX_FL_MASK) >> RCR_MAX_FL_SHIFT;
     mib_inc(RMON_R_PACKETS);
     mib_inc(RMON_R_OCTETS, f.len);
@@ -716,8 +726,8 @@ void enet::frame_start(const eth_frame& f)
 
     // 802.3x pause frame addressed to the reserved multicast address.
     if (f.len >= 20 && f.data[0] == 0x01 && f.data[1] == 0x80 && f.data[2] == 0xC2 && f.data[3] == 0 &&
-        f.data[4] == 0 && f.data[5] == 0x01 && f.data[12] == 0x88 && f.data[13] == 0x08 && f.data[14] == 0 &&
-        f.data[15] == 1 && crc_ok) {
+        f.data[4] == 0 && f.data[5] == 0x01 && f.data[12] == 0x88 && f.data[13] == 0x08 && (f.complete(), true) &&
+        f.data[14] == 0 && f.data[15] == 1 && crc_ok) {
         m_stats.rx_pause_frames++;
         mib_inc(IEEE_R_FDXFC);
         if (m_rcr & RCR_FCE) {
@@ -746,6 +756,7 @@ void enet::frame_start(const eth_frame& f)
         SIM_TRACE(TRACE_MAC, name(), "RX FIFO full: frame of %u B dropped", f.len);
         return;
     }
+    f.complete();
     rx_slot& s = rx_at(m_rx_count++);
     s.wire_len = f.len;
     s.keep_len = std::min<uint32_t>(f.len, m_ftrl ? m_ftrl : f.len);
@@ -1196,6 +1207,7 @@ void enet::tx_dma_thread()
             traffic_append_fcs(s.data.data(), s.len);
             s.len += FCS_BYTES;
         }
+        s.fcs_appended = (s.bds.back().second.sc & TXBD_TC) != 0;
         m_tx_cur = addr;
         m_tx_count++;
         m_tx_mac_ev.notify(sc_core::SC_ZERO_TIME);
@@ -1227,7 +1239,7 @@ void enet::tx_send_pause()
     const tick_t start = std::max(now_ps(), m_tx_line_free);
     if (start > now_ps())
         wait(from_ps(start - now_ps()));
-    eth_frame f{p, MIN_FRAME_BYTES, start, m_byte_ps};
+    eth_frame f{p, MIN_FRAME_BYTES, start, m_byte_ps, true};
     if (phy_tx.size())
         phy_tx->frame_start(f);
     const uint32_t ipg = (m_tipg >= 8 && m_tipg <= 26) ? m_tipg : TIPG_RESET_VALUE;
@@ -1262,7 +1274,7 @@ void enet::tx_mac_thread()
         }
         if (gen != m_gen)
             continue;
-        eth_frame f{s.data.data(), s.len, start, m_byte_ps};
+        eth_frame f{s.data.data(), s.len, start, m_byte_ps, s.fcs_appended};
         if (phy_tx.size())
             phy_tx->frame_start(f);
         const uint32_t ipg = (m_tipg >= 8 && m_tipg <= 26) ? m_tipg : TIPG_RESET_VALUE;

@@ -128,6 +128,7 @@ private:
         std::vector<uint8_t> data;  // frame incl. FCS
         uint32_t len = 0;
         uint32_t fifo_bytes = 0;    // TX FIFO space held
+        bool fcs_appended = false;  // the MAC computed the FCS (TxBD TC), not the driver
         std::vector<std::pair<uint32_t, bd>> bds;  // descriptors to write back
     };
     struct coalescer {
@@ -153,7 +154,9 @@ private:
     void pause_check_method();
 
     // uDMA
-    bool dma_xfer(tlm::tlm_command cmd, uint64_t addr, uint8_t* p, unsigned len, mem::mem_txn& t);
+    // One uDMA transaction at now; returns when it is done, then_ps later
+    // (the uDMA's own work after it: one wait for both).
+    bool dma_xfer(tlm::tlm_command cmd, uint64_t addr, uint8_t* p, unsigned len, mem::mem_txn& t, tick_t then_ps = 0);
     bool read_bd(uint32_t addr, bd& b, mem::mem_txn& t);
     bool write_bd(uint32_t addr, const bd& b, mem::mem_txn& t);
     bool enhanced() const;

@@ -34,8 +34,40 @@ inline uint32_t get32(const uint8_t* p)
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
+// Eight bytes of p as a little-endian integer, whatever the host's order.
+inline uint64_t ld64le(const uint8_t* p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t v;
+    std::memcpy(&v, p, 8);
+    return v;
+#else
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--)
+        v = v << 8 | p[i];
+    return v;
+#endif
+}
+
+// s plus the big-endian 16-bit words of p[0..len) (an odd last byte is the
+// high byte of a word), as a 32-bit sum to fold(). Eight bytes at a time the
+// words are summed in little-endian order in two 32-bit lanes and the folded
+// result swapped back: ones'-complement sums do not depend on the byte order
+// (RFC 1071 2(B)), and fold() of the result equals fold() of the plain sum,
+// zero included (only an all-zero run sums to 0 either way).
 uint32_t sum_words(uint32_t s, const uint8_t* p, size_t len)
 {
+    if (len >= 16) {
+        uint64_t lanes = 0;  // < 2^48 for any frame: no carry out
+        for (; len >= 8; p += 8, len -= 8) {
+            const uint64_t w = ld64le(p);
+            lanes += (w & 0x0000FFFF0000FFFFull) + ((w >> 16) & 0x0000FFFF0000FFFFull);
+        }
+        uint64_t le = (lanes & 0xFFFFFFFFull) + (lanes >> 32);
+        while (le >> 16)
+            le = (le & 0xFFFF) + (le >> 16);
+        s += (uint32_t)(((le & 0xFF) << 8) | (le >> 8));
+    }
     for (; len > 1; p += 2, len -= 2)
         s += (uint32_t)(p[0] << 8 | p[1]);
     if (len)
@@ -79,6 +111,50 @@ uint16_t l4_sum(const uint8_t* ip, const uint8_t* l4, size_t l4len, uint8_t prot
     return fold(s);
 }
 
+// The fill generator: xorshift32, one step per byte, the byte its low 8 bits.
+inline uint32_t fill_step(uint32_t x)
+{
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    return x;
+}
+
+// The step is linear over GF(2) (shifts and xors), so eight steps at once
+// are table lookups by the four bytes of the state: out[j][b] holds the next
+// eight fill bytes (the first in the low byte) and next[j][b] the state
+// after them, for a state whose byte j is b and the others 0; the xor over
+// the four bytes is exactly what eight single steps give.
+struct fill_table {
+    uint64_t out[4][256];
+    uint32_t next[4][256];
+    fill_table()
+    {
+        for (unsigned j = 0; j < 4; j++)
+            for (uint32_t b = 0; b < 256; b++) {
+                uint32_t x = b << (8 * j);
+                uint64_t o = 0;
+                for (unsigned k = 0; k < 8; k++) {
+                    x = fill_step(x);
+                    o |= (uint64_t)(uint8_t)x << (8 * k);
+                }
+                out[j][b] = o;
+                next[j][b] = x;
+            }
+    }
+};
+const fill_table k_fill;
+
+inline void st64le(uint8_t* p, uint64_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    std::memcpy(p, &v, 8);
+#else
+    for (int i = 0; i < 8; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+#endif
+}
+
 } // namespace
 
 extern "C" {
@@ -107,17 +183,51 @@ static uint32_t payload_check(const uint8_t* p, size_t len)
     return traffic_crc32_update(c, p + TRAFFIC_HDR_BYTES, len - TRAFFIC_HDR_BYTES);
 }
 
-void traffic_fill_payload(uint8_t* p, size_t len, uint32_t seq)
+// The payload of traffic_fill_payload(); returns a sum of its fill bytes
+// p[8..len) (len >= 8, a 16-bit word boundary) that folds like
+// sum_words(0, ...) of them (see sum_words for the eight-byte lanes).
+static uint32_t fill_payload_sum(uint8_t* p, size_t len, uint32_t seq)
 {
-    if (len < TRAFFIC_HDR_BYTES)
-        return;
     put32(p, seq);
-    uint32_t x = seq * 2654435761u + 0x9E3779B9u;
-    for (size_t i = TRAFFIC_HDR_BYTES; i < len; i++) {
-        x ^= x << 13; x ^= x >> 17; x ^= x << 5;
+    uint32_t x = seq * 2654435761u + 0x9E3779B9u, s = 0;
+    size_t i = TRAFFIC_HDR_BYTES;
+    if (len - i >= 16) {
+        const auto& t = k_fill;
+        uint64_t lanes = 0;
+        for (; i + 8 <= len; i += 8) {
+            const unsigned b0 = x & 0xFF, b1 = (x >> 8) & 0xFF, b2 = (x >> 16) & 0xFF, b3 = x >> 24;
+            const uint64_t w = t.out[0][b0] ^ t.out[1][b1] ^ t.out[2][b2] ^ t.out[3][b3];
+            x = t.next[0][b0] ^ t.next[1][b1] ^ t.next[2][b2] ^ t.next[3][b3];
+            st64le(p + i, w);
+            lanes += (w & 0x0000FFFF0000FFFFull) + ((w >> 16) & 0x0000FFFF0000FFFFull);
+        }
+        uint64_t le = (lanes & 0xFFFFFFFFull) + (lanes >> 32);
+        while (le >> 16)
+            le = (le & 0xFFFF) + (le >> 16);
+        s = (uint32_t)(((le & 0xFF) << 8) | (le >> 8));
+    }
+    for (; i + 1 < len; i += 2) {
+        x = fill_step(x);
+        const uint8_t hi = (uint8_t)x;
+        x = fill_step(x);
+        const uint8_t lo = (uint8_t)x;
+        p[i] = hi;
+        p[i + 1] = lo;
+        s += (uint32_t)(hi << 8 | lo);
+    }
+    if (i < len) {
+        x = fill_step(x);
         p[i] = (uint8_t)x;
+        s += (uint32_t)p[i] << 8;
     }
     put32(p + 4, payload_check(p, len));
+    return s;
+}
+
+void traffic_fill_payload(uint8_t* p, size_t len, uint32_t seq)
+{
+    if (len >= TRAFFIC_HDR_BYTES)
+        fill_payload_sum(p, len, seq);
 }
 
 int traffic_verify_payload(const uint8_t* p, size_t len, uint32_t* seq)
@@ -159,8 +269,14 @@ size_t traffic_build_frame(uint8_t* out, size_t frame_len, const struct traffic_
     put16(udp + 2, fl->dst_port);
     put16(udp + 4, (uint16_t)(TRAFFIC_UDP_HDR + plen));
     put16(udp + 6, 0);
-    traffic_fill_payload(udp + TRAFFIC_UDP_HDR, plen, seq);
-    uint16_t c = (uint16_t)~l4_sum(ip, udp, TRAFFIC_UDP_HDR + plen, 17);
+    // The UDP checksum from the fill's own sum: pseudo header, UDP header,
+    // payload header words, fill (l4_sum() over the same bytes, one pass less).
+    uint8_t* pl = udp + TRAFFIC_UDP_HDR;
+    uint32_t sum = fill_payload_sum(pl, plen, seq);
+    sum = sum_words(sum, ip + 12, 8) + 17 + (uint32_t)(TRAFFIC_UDP_HDR + plen);
+    sum = sum_words(sum, udp, TRAFFIC_UDP_HDR);
+    sum = sum_words(sum, pl, TRAFFIC_HDR_BYTES);
+    const uint16_t c = (uint16_t)~fold(sum);
     put16(udp + 6, c ? c : 0xFFFF);
     traffic_append_fcs(out, frame_len - TRAFFIC_FCS);
     return frame_len;

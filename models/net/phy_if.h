@@ -26,15 +26,38 @@ constexpr unsigned PAUSE_QUANTUM_BITS = 512;
 // Wire time of one byte at a bit rate, in ps (exact for 10 Mbit/s .. 1 Gbit/s).
 inline tick_t byte_time_ps(double bps) { return (tick_t)(8e12 / bps + 0.5); }
 
+// The sender of a frame whose bytes past the Ethernet header it writes only
+// when a receiver asks for them (at line rate a MAC drops most frames having
+// looked at the header alone).
+class frame_body_if {
+public:
+    virtual ~frame_body_if() = default;
+    virtual void write_body() = 0;  // idempotent for one frame
+};
+constexpr unsigned ETH_HDR_BYTES = 14;  // destination, source, EtherType
+
 struct eth_frame {
     const uint8_t* data = nullptr;  // destination MAC first, FCS in the last 4 bytes
     uint32_t len = 0;               // bytes incl. FCS, excl. preamble
     tick_t start_ps = 0;            // start of the preamble (== sc_time_stamp() at the call)
     tick_t byte_ps = 0;             // wire time of one byte on this link
+    // The sender computed the FCS over data[0..len-4) itself (it appended it):
+    // a receiver may take it as correct instead of computing the CRC again.
+    // false: unknown, check it.
+    bool fcs_known_good = false;
+    // Non-null: only data[0..ETH_HDR_BYTES) is written yet; a receiver calls
+    // complete() before it reads further (the values do not depend on when).
+    frame_body_if* body = nullptr;
+    void complete() const
+    {
+        if (body)
+            body->write_body();
+    }
 };
 
 // Receiving side of one link direction. frame_start() is called at start_ps;
-// f.data is valid only during the call (the receiver copies what it keeps).
+// f.data is valid only during the call (the receiver copies what it keeps,
+// after f.complete()).
 class frame_sink_if : public virtual sc_core::sc_interface {
 public:
     virtual void frame_start(const eth_frame& f) = 0;

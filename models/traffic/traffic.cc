@@ -104,6 +104,14 @@ void traffic_source::pause(uint32_t quanta, tick_t at)
     m_pause_ev.notify(sc_core::SC_ZERO_TIME);
 }
 
+void traffic_source::write_body()
+{
+    if (!m_body_due)
+        return;
+    m_body_due = false;
+    traffic_build_frame(m_buf.data(), m_body_len, &m_flow, m_body_seq);
+}
+
 uint32_t traffic_source::next_size()
 {
     switch (m_cfg.size_mode) {
@@ -138,6 +146,7 @@ bool traffic_source::next_frame(tick_t line_free, tick_t& ideal, uint32_t& len)
                 mac_bytes(m_cfg.pcap_dst_mac, m_buf.data());
             traffic_append_fcs(m_buf.data(), wire);
             len = wire + enet::FCS_BYTES;
+            m_body_due = false;
             const tick_t ts = (tick_t)h->ts.tv_sec * PS_PER_S + (tick_t)h->ts.tv_usec * PS_PER_NS;
             if (m_first)
                 m_pcap_t0 = ts;
@@ -146,8 +155,16 @@ bool traffic_source::next_frame(tick_t line_free, tick_t& ideal, uint32_t& len)
             return true;
         }
     }
+    // The header now, the rest when a receiver asks (write_body()):
+    // traffic_build_frame() writes these same 14 bytes first.
     len = next_size();
-    traffic_build_frame(m_buf.data(), len, &m_flow, m_seq);
+    std::memcpy(m_buf.data(), m_flow.dst_mac, 6);
+    std::memcpy(m_buf.data() + 6, m_flow.src_mac, 6);
+    m_buf[12] = 0x08;
+    m_buf[13] = 0x00;
+    m_body_due = true;
+    m_body_len = len;
+    m_body_seq = m_seq;
     m_seq++;
     if (m_first) {
         ideal = m_cfg.start_ps;
@@ -190,16 +207,25 @@ void traffic_source::run()
         const tick_t due = std::max(ideal, line_free);
         for (;;) {  // wait for the due time, re-evaluated whenever the pause state changes
             tick_t start = due;
-            if (start >= m_pause_from && start < m_pause_until)
+            const bool held = start >= m_pause_from && start < m_pause_until;
+            if (held)
                 start = m_pause_until;
             if (start <= now_ps())
                 break;
-            wait(from_ps(start - now_ps()), m_pause_ev);
+            // Held: an XON may end the pause early. Not held: a pause can only
+            // move the start later, which the re-evaluation at the due time
+            // finds as well as a wake-up at the pause would.
+            if (held)
+                wait(from_ps(start - now_ps()), m_pause_ev);
+            else
+                wait(from_ps(start - now_ps()));
         }
         const tick_t t = now_ps();
         m_stats.paused_ps += t - due;
-        eth_frame f{m_buf.data(), len, t, m_byte_ps};
+        // The FCS is the one traffic_build_frame() or next_frame() appends.
+        eth_frame f{m_buf.data(), len, t, m_byte_ps, true, m_body_due ? this : nullptr};
         out->frame_start(f);
+        m_body_due = false;
         m_stats.frames++;
         m_stats.bytes += len;
         m_stats.late_ps += t - std::min(t, ideal);
@@ -253,6 +279,7 @@ link_tap::link_tap(sc_core::sc_module_name nm, const std::string& pcap_file)
 
 void link_tap::frame_start(const eth_frame& f)
 {
+    f.complete();
     m_pcap.write(f);
     out->frame_start(f);
 }
@@ -300,7 +327,8 @@ void traffic_sink::frame_start(const eth_frame& f)
     m_stats.last_ps = f.start_ps;
     m_stats.frames++;
     m_stats.bytes += f.len;
-    const bool fcs_ok = traffic_fcs_ok(f.data, f.len) != 0;
+    f.complete();
+    const bool fcs_ok = f.fcs_known_good || traffic_fcs_ok(f.data, f.len) != 0;
     if (!fcs_ok)
         m_stats.fcs_errors++;
     if (f.len >= 16 && f.data[12] == 0x88 && f.data[13] == 0x08)

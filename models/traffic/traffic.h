@@ -45,7 +45,7 @@ struct traffic_stats {
 extern const stat_desc traffic_stat_rows[];
 extern const size_t traffic_stat_count;
 
-class traffic_source : public sc_core::sc_module, private enet::pause_if {
+class traffic_source : public sc_core::sc_module, private enet::pause_if, private enet::frame_body_if {
 public:
     sc_core::sc_port<enet::frame_sink_if> out;  // to the MAC's phy_rx
     sc_core::sc_export<enet::pause_if> pause_in; // from the MAC's phy_pause
@@ -64,6 +64,7 @@ public:
 
 private:
     void pause(uint32_t quanta, tick_t at_ps) override;
+    void write_body() override;  // the rest of a generated frame, on a receiver's demand
     void run();
     // Prepare the next frame in m_buf; returns false when there is none. Sets
     // the ideal start time from the arrival process.
@@ -76,6 +77,8 @@ private:
     traffic_stats m_stats{};
     traffic_flow m_flow{};
     std::vector<uint8_t> m_buf;
+    bool m_body_due = false;        // m_buf holds only the header of a generated frame:
+    uint32_t m_body_len = 0, m_body_seq = 0;  // its length (FCS included) and sequence number
     uint32_t m_seq = 0;
     uint64_t m_sent = 0;
     size_t m_list_pos = 0;
