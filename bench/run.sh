@@ -255,6 +255,14 @@ stats()
         }'
 }
 
+# fresh_dir TAG: d=$out/TAG, emptied (each benchmark's run outputs).
+fresh_dir()
+{
+    d=$out/$1
+    rm -rf "$d"
+    mkdir -p "$d"
+}
+
 # verdict VALUE OP TARGET: PASS or MISS (OP: ge, le or lt); MISS for nan.
 verdict()
 {
@@ -429,9 +437,7 @@ scenario_bench()
 {
     tag=$1 rel=$2
     shift 2
-    d=$out/$tag
-    rm -rf "$d"
-    mkdir -p "$d"
+    fresh_dir $tag
     bl=""
     for b in $builds; do
         if [ ! -f "$(src_of "$b")/$rel" ]; then
@@ -634,9 +640,7 @@ if [ "$mode" = profile ]; then
         echo "$0: valgrind/callgrind_annotate not found (Debian package valgrind)" >&2
         exit 2
     }
-    d=$out/profile
-    rm -rf "$d"
-    mkdir -p "$d"
+    fresh_dir profile
     cg=$builddir/bench/callgrind.out.fecsim
     # sum AWK-OPTIONS...: bench/callgrind-sum.awk over the self listing
     sum() { awk "$@" -f "$srcdir/bench/callgrind-sum.awk" "$d/annotate.txt"; }
@@ -794,9 +798,7 @@ esac
 case " $ONLY " in *" c "*)
     echo "(c) bench_cache ..." >&2
     load_c=$(loadavg)
-    d=$out/c
-    rm -rf "$d"
-    mkdir -p "$d"
+    fresh_dir c
     i=1
     while [ "$i" -le "$RUNS" ]; do
         for b in $builds; do
@@ -822,9 +824,7 @@ esac
 case " $ONLY " in *" d "*)
     echo "(d) 64-point sweep, -j 1 and -j 2 ..." >&2
     load_d=$(loadavg)
-    d=$out/d
-    rm -rf "$d"
-    mkdir -p "$d"
+    fresh_dir d
     sweep_args="-o scenario.duration=50ms --vary driver.copybreak=64,96,128,192,256,320,384,512 --vary traffic.frame_bytes=64,128,192,246,320,384,448,512"
     bl=""
     for b in $builds; do
@@ -913,9 +913,7 @@ case " $ONLY " in *" e "*)
         [ -n "$SHORT" ] && dur_e=200ms dur_e_txt="200 ms"
         echo "(e) tree driver / own driver, $dur_e_txt each ..." >&2
         load_e=$(loadavg)
-        d=$out/e
-        rm -rf "$d"
-        mkdir -p "$d"
+        fresh_dir e
         # Untimed: the tree's extraction and the driver build caches.
         bl=""
         for b in $builds; do
@@ -968,9 +966,7 @@ esac
 case " $ONLY " in *" f "*)
     echo "(f) start-up, 1-us runs ..." >&2
     load_f=$(loadavg)
-    d=$out/f
-    rm -rf "$d"
-    mkdir -p "$d"
+    fresh_dir f
     # ten_runs FECSIM DIR: ten 1-us runs of the built-in default scenario, each
     # its own --run-dir (a finished one would be skipped).
     ten='k=1; while [ $k -le 10 ]; do "$0" run -o scenario.duration=1us -q --run-dir "$1/$k" || exit 1; k=$((k + 1)); done'

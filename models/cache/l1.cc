@@ -210,8 +210,12 @@ tick_t l1_cache::write(uint64_t pa, unsigned len, tick_t t) { return access_byte
 void l1_cache::apply_maint(l1_op op, uint64_t pa, tick_t t)
 {
     const int slot = m_arr.find(pa);
-    if (slot < 0)
-        return;
+    if (slot >= 0)
+        apply_maint_slot(op, slot, t);
+}
+
+void l1_cache::apply_maint_slot(l1_op op, int slot, tick_t t)
+{
     if (op == l1_op::inv && m_cfg.inv_is_clean_inv)
         op = l1_op::clean_inv;
     if (m_arr.dirty(slot)) {
@@ -243,7 +247,6 @@ tick_t l1_cache::maint(l1_op op, uint64_t pa, tick_t t)
 
 tick_t l1_cache::maint_lines(l1_op op, uint64_t pa, unsigned n, tick_t t)
 {
-    const uint64_t lb = m_arr.line_bytes();
     const uint64_t lpa = pa & m_line_mask;
     switch (op) {
     case l1_op::inv: m_stats.inv_ops += n; break;
@@ -253,8 +256,8 @@ tick_t l1_cache::maint_lines(l1_op op, uint64_t pa, unsigned n, tick_t t)
     for (l1_cache* p : m_scu.l1s()) {
         if (p->empty())
             continue;
-        p->m_arr.for_each_resident(lpa, n, [&](unsigned k, int) {
-            p->apply_maint(op, lpa + k * lb, t + (k + 1) * m_maint_line);
+        p->m_arr.for_each_resident(lpa, n, [&](unsigned k, int slot) {
+            p->apply_maint_slot(op, slot, t + (k + 1) * m_maint_line);
         });
     }
     m_stats.maint_ps += n * m_maint_line;

@@ -111,6 +111,8 @@ public:
 
     // Apply a broadcast maintenance operation to this L1's copy; t = when.
     void apply_maint(l1_op op, uint64_t pa, tick_t t);
+    // The same on the valid slot that holds the line.
+    void apply_maint_slot(l1_op op, int slot, tick_t t);
 
 private:
     void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);

@@ -66,7 +66,7 @@ tick_t pl310::eb_enter(tick_t t)
     size_t best = 0;
     tick_t at = ~(tick_t)0;
     for (size_t k = 0; k < m_eb.size(); k++) {
-        const tick_t f = m_eb[k].last_end() <= t ? t : m_eb[k].free_at(t);
+        const tick_t f = m_eb[k].free_at(t);
         if (f < at) {
             at = f;
             best = k;

@@ -31,7 +31,7 @@ size_t timeline::first_ending_after(tick_t t) const
     return (size_t)(it - m_iv.begin());
 }
 
-tick_t timeline::free_at(tick_t t) const
+tick_t timeline::free_at_booked(tick_t t) const
 {
     size_t i = first_ending_after(t);
     if (i < m_iv.size() && m_iv[i].start <= t)

@@ -25,7 +25,7 @@ public:
     // Returns the start time. dur == 0 returns the first idle time >= t.
     tick_t book(tick_t t, tick_t dur);
     // First time >= t not covered by a booking.
-    tick_t free_at(tick_t t) const;
+    tick_t free_at(tick_t t) const { return last_end() <= t ? t : free_at_booked(t); }
     // End of the latest booking (0 if none).
     tick_t last_end() const { return m_iv.size() > m_head ? m_iv.back().end : 0; }
     size_t live_intervals() const { return m_iv.size() - m_head; }
@@ -34,6 +34,7 @@ public:
 private:
     struct iv { tick_t start, end; };
     size_t first_ending_after(tick_t t) const;
+    tick_t free_at_booked(tick_t t) const;  // free_at when a booking ends after t
     void prune(tick_t t);
 
     std::vector<iv> m_iv;  // sorted, disjoint, non-touching: [start, end)

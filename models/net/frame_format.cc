@@ -55,18 +55,28 @@ inline uint64_t ld64le(const uint8_t* p)
 // result swapped back: ones'-complement sums do not depend on the byte order
 // (RFC 1071 2(B)), and fold() of the result equals fold() of the plain sum,
 // zero included (only an all-zero run sums to 0 either way).
+// The eight-byte lanes of sum_words: add the little-endian word w (its four
+// 16-bit words into two 32-bit lanes; < 2^48 for any frame, no carry out),
+// and the lanes' total as a big-endian sum for fold().
+inline uint64_t lanes_add(uint64_t lanes, uint64_t w)
+{
+    return lanes + (w & 0x0000FFFF0000FFFFull) + ((w >> 16) & 0x0000FFFF0000FFFFull);
+}
+inline uint32_t lanes_sum(uint64_t lanes)
+{
+    uint64_t le = (lanes & 0xFFFFFFFFull) + (lanes >> 32);
+    while (le >> 16)
+        le = (le & 0xFFFF) + (le >> 16);
+    return (uint32_t)(((le & 0xFF) << 8) | (le >> 8));
+}
+
 uint32_t sum_words(uint32_t s, const uint8_t* p, size_t len)
 {
     if (len >= 16) {
-        uint64_t lanes = 0;  // < 2^48 for any frame: no carry out
-        for (; len >= 8; p += 8, len -= 8) {
-            const uint64_t w = ld64le(p);
-            lanes += (w & 0x0000FFFF0000FFFFull) + ((w >> 16) & 0x0000FFFF0000FFFFull);
-        }
-        uint64_t le = (lanes & 0xFFFFFFFFull) + (lanes >> 32);
-        while (le >> 16)
-            le = (le & 0xFFFF) + (le >> 16);
-        s += (uint32_t)(((le & 0xFF) << 8) | (le >> 8));
+        uint64_t lanes = 0;
+        for (; len >= 8; p += 8, len -= 8)
+            lanes = lanes_add(lanes, ld64le(p));
+        s += lanes_sum(lanes);
     }
     for (; len > 1; p += 2, len -= 2)
         s += (uint32_t)(p[0] << 8 | p[1]);
@@ -199,12 +209,9 @@ static uint32_t fill_payload_sum(uint8_t* p, size_t len, uint32_t seq)
             const uint64_t w = t.out[0][b0] ^ t.out[1][b1] ^ t.out[2][b2] ^ t.out[3][b3];
             x = t.next[0][b0] ^ t.next[1][b1] ^ t.next[2][b2] ^ t.next[3][b3];
             st64le(p + i, w);
-            lanes += (w & 0x0000FFFF0000FFFFull) + ((w >> 16) & 0x0000FFFF0000FFFFull);
+            lanes = lanes_add(lanes, w);
         }
-        uint64_t le = (lanes & 0xFFFFFFFFull) + (lanes >> 32);
-        while (le >> 16)
-            le = (le & 0xFFFF) + (le >> 16);
-        s = (uint32_t)(((le & 0xFF) << 8) | (le >> 8));
+        s = lanes_sum(lanes);
     }
     for (; i + 1 < len; i += 2) {
         x = fill_step(x);
