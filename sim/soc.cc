@@ -320,8 +320,11 @@ run_summary soc::run()
     const tick_t t0 = now_ps();
     cpu::core::set_run_until(m_cfg.scenario.lazy_sync ? t0 + m_cfg.scenario.duration_ps : 0);
     sc_core::sc_start(from_ps(m_cfg.scenario.duration_ps));
-    for (auto& c : m_cores)
+    for (auto& c : m_cores) {
         c->settle();
+        sim_log(log_level::info, c->name(), "synchronisation waits: %llu made, %llu left out (scenario.lazy_sync)",
+                (unsigned long long)c->sync_waits(), (unsigned long long)c->sync_waits_saved());
+    }
     // Hog workers with a core of their own ran outside the core models.
     const khost::stress_config& sc = m_stress.config();
     for (unsigned i = 0; sc.enabled && i < sc.workers; i++) {

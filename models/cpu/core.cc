@@ -116,6 +116,11 @@ void core::resume()
     m_base = now_ps();
     m_local = 0;
     m_lag = 0;
+    set_budget();
+}
+
+void core::set_budget()
+{
     // Run ahead at most to the next global-quantum boundary.
     m_sync_budget = m_quantum ? (m_base / m_quantum + 1) * m_quantum - m_base : 0;
 }
@@ -132,6 +137,7 @@ void core::sync()
     check_lockup();
     if (m_local + m_lag) {
         s_current = nullptr;  // other processes run now: nobody's code is ours
+        m_waits++;
         sc_core::wait(from_ps(m_local + m_lag));
     }
     resume();
@@ -146,7 +152,8 @@ void core::catch_up()
         m_base += m_local;
         m_lag += m_local;
         m_local = 0;
-        m_sync_budget = m_quantum ? (m_base / m_quantum + 1) * m_quantum - m_base : 0;
+        m_waits_saved++;
+        set_budget();
         return;
     }
     sync();
@@ -157,6 +164,7 @@ void core::settle_lag()
     if (!m_lag)
         return;
     s_current = nullptr;
+    m_waits++;
     sc_core::wait(from_ps(m_lag));
     s_current = this;
     m_lag = 0;

@@ -104,6 +104,10 @@ public:
     // event calls this first: SystemC time is then where sync() would have
     // left it at the core's last synchronisation point (m_base).
     void settle_lag();
+    // Synchronisation waits this core made, and those catch_up() left out
+    // (how the simulation ran, not what the hardware did: for sim.log).
+    uint64_t sync_waits() const { return m_waits; }
+    uint64_t sync_waits_saved() const { return m_waits_saved; }
     // Advance this core's time to t (no work done: stalled), if t is later.
     void stall_until(tick_t t, cat c);
     // While inside, the core does not yield (a spinlock is held): no other
@@ -196,7 +200,8 @@ private:
     void irq_exit();
     void do_softirq(bool from_ksoftirqd);
     task* pick_task();
-    void resume();  // after any wait(): re-read SystemC time
+    void resume();
+    void set_budget();  // m_sync_budget from m_base  // after any wait(): re-read SystemC time
     static constexpr tick_t NO_WORK = ~(tick_t)0;
     void check_lockup()
     {
@@ -235,6 +240,7 @@ private:
     tick_t m_local = 0;        // run-ahead of this core beyond m_base, ps
     tick_t m_lag = 0;          // SystemC time is this far behind m_base (waits catch_up() saved), ps
     tick_t m_sync_budget = 0;  // run-ahead allowed before the next quantum boundary
+    uint64_t m_waits = 0, m_waits_saved = 0;
     tick_t m_quantum = 0;
     unsigned m_atomic = 0;
     tick_t m_ctx_ps[5] = {};

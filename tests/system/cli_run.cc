@@ -320,22 +320,35 @@ END_TEST
 
 // scenario.lazy_sync skips only synchronisations nobody could observe: with
 // the own driver, idle and under memory stress, stats.json is byte-identical
-// to syncing at every quantum boundary and uncached access.
+// to syncing at every quantum boundary and uncached access, while sim.log
+// shows the RX core left a good part of its waits out (and none without it).
 START_TEST(test_lazy_sync_exact)
 {
     for (const char* name : {"copybreak-stock-idle", "copybreak-patched-stress"}) {
         const std::string s = scenario((std::string("imx6q/") + name + ".ini").c_str());
         std::string texts[2];
+        unsigned long long made[2] = {}, left_out[2] = {};
         for (int i = 0; i < 2; i++) {
             const std::string out = g_tmp + "/l" + std::to_string(i);
             proc_result r = fecsim({"run", s, "-o", "scenario.duration=15ms", "-o",
                                     i ? "scenario.lazy_sync=false" : "scenario.lazy_sync=true", "--quiet", "--out", out});
             ck_assert_msg(r.status == 0, "%s", r.err.c_str());
-            texts[i] = read_text(only_subdir(out + "/imx6q-" + name) + "/stats.json");
+            const std::string dir = only_subdir(out + "/imx6q-" + name);
+            texts[i] = read_text(dir + "/stats.json");
+            // The RX core's line in sim.log: the mode did (or did not) leave waits out.
+            const std::string log = read_text(dir + "/sim.log");
+            const size_t at = log.find("cpu0 info: synchronisation waits: ");
+            ck_assert_msg(at != std::string::npos, "%s: no synchronisation line in sim.log", name);
+            ck_assert_int_eq(std::sscanf(log.c_str() + at, "cpu0 info: synchronisation waits: %llu made, %llu left out",
+                                         &made[i], &left_out[i]),
+                             2);
             rm_rf(out);
         }
         ck_assert_uint_gt(texts[0].size(), 1000);
         ck_assert_msg(texts[0] == texts[1], "%s: stats.json differs with scenario.lazy_sync=false", name);
+        ck_assert_msg(left_out[0] > made[0] / 4 && left_out[1] == 0 && made[1] > made[0],
+                      "%s: waits made/left out: lazy %llu/%llu, eager %llu/%llu", name, made[0], left_out[0], made[1],
+                      left_out[1]);
     }
 }
 END_TEST
