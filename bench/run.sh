@@ -255,6 +255,18 @@ stats()
         }'
 }
 
+# short_duration DUR LONG_TEXT SHORT_TEXT: with BENCH_SHORT, dur_opt is
+# "-o scenario.duration=DUR" and dur_txt SHORT_TEXT; else no option and
+# LONG_TEXT (the scenario's own duration).
+short_duration()
+{
+    if [ -n "$SHORT" ]; then
+        dur_opt="-o scenario.duration=$1" dur_txt=$3
+    else
+        dur_opt="" dur_txt=$2
+    fi
+}
+
 # fresh_dir TAG: d=$out/TAG, emptied (each benchmark's run outputs).
 fresh_dir()
 {
@@ -743,33 +755,23 @@ short_note=""
 [ -n "$SHORT" ] && short_note=" (BENCH_SHORT: shortened)"
 
 case " $ONLY " in *" a "*)
-    dur_a="10 s"
-    if [ -n "$SHORT" ]; then
-        set -- -o scenario.duration=1s
-        dur_a="1 s"
-    else
-        set --
-    fi
+    short_duration 1s "10 s" "1 s"
+    dur_a=$dur_txt
     echo "(a) copybreak-stock-idle, $dur_a ..." >&2
     load_a=$(loadavg)
-    scenario_bench a "$rel_a" "$@"
+    scenario_bench a "$rel_a" $dur_opt
     header "(a) i.MX6Q stock copybreak, idle: $rel_a$([ -n "$SHORT" ] && echo " -o scenario.duration=1s" || echo " as is") ($dur_a + 50 ms warm-up, 46.3 k frames/s)$short_note; load at start $load_a; stats.json identical over the runs: $(cat "$out/a/deterministic")"
     scenario_rows a 10
     ;;
 esac
 
 case " $ONLY " in *" a2 "*)
-    dur_s="10 s"
-    if [ -n "$SHORT" ]; then
-        set -- -o scenario.duration=1s
-        dur_s="1 s"
-    else
-        set --
-    fi
+    short_duration 1s "10 s" "1 s"
+    dur_s=$dur_txt
     for c in stock patched; do
         echo "(a') copybreak-$c-stress, $dur_s ..." >&2
         eval "load_$c=\$(loadavg)"
-        scenario_bench "a2-$c" "scenarios/imx6q/copybreak-$c-stress.ini" "$@"
+        scenario_bench "a2-$c" "scenarios/imx6q/copybreak-$c-stress.ini" $dur_opt
     done
     for c in stock patched; do
         eval "l=\$load_$c"
@@ -780,16 +782,11 @@ case " $ONLY " in *" a2 "*)
 esac
 
 case " $ONLY " in *" b "*)
-    dur_b="1 s"
-    if [ -n "$SHORT" ]; then
-        set -- -o scenario.duration=200ms
-        dur_b="200 ms"
-    else
-        set --
-    fi
+    short_duration 200ms "1 s" "200 ms"
+    dur_b=$dur_txt
     echo "(b) gbit-64b, $dur_b ..." >&2
     load_b=$(loadavg)
-    scenario_bench b "$rel_b" "$@"
+    scenario_bench b "$rel_b" $dur_opt
     header "(b) 1 Gbit/s, 64-B frames at line rate (1.488 M frames/s offered): $rel_b$([ -n "$SHORT" ] && echo " -o scenario.duration=200ms") ($dur_b + 50 ms warm-up)$short_note; load at start $load_b; stats.json identical over the runs: $(cat "$out/b/deterministic")"
     scenario_rows b 3
     ;;
