@@ -24,6 +24,9 @@ core::core(sc_core::sc_module_name nm, const cpu_config& cfg, unsigned id, cache
     SC_METHOD(irq_changed);
     sensitive << irq;
     dont_initialize();
+    SC_METHOD(irq_watch);
+    sensitive << m_irq_watch;
+    dont_initialize();
 }
 
 void core::reset_stats()
@@ -232,8 +235,79 @@ void core::raise_softirq(unsigned nr)
 void core::irq_changed()
 {
     m_irq_level = irq.read();
-    if (m_irq_level)
-        m_wake.notify(from_ps(m_clk.cycles(m_cfg.irq_latency_cycles)));
+    if (m_irq_level) {
+        const tick_t lat = m_clk.cycles(m_cfg.irq_latency_cycles);
+        m_irq_raised_ps = now_ps();
+        post_wake(m_irq_raised_ps + lat);
+        m_irq_watch.notify(from_ps(2 * lat + PS_PER_US));
+    }
+}
+
+void core::irq_watch()
+{
+    const tick_t lat = m_clk.cycles(m_cfg.irq_latency_cycles);
+    const tick_t late = now_ps() - m_irq_raised_ps;
+    if (!m_irq_level || m_in_irq || !m_irq_handler)
+        return;
+    if (!m_idle_waiting || late <= lat) {
+        m_irq_watch.notify(from_ps(lat + PS_PER_US));  // still on its way: look again
+        return;
+    }
+    models::sim_log(models::log_level::error, name(),
+                    "interrupt line asserted %.3f us ago while the core waits in idle: a lost wake-up in the core "
+                    "model; the core is woken now",
+                    (double)late / PS_PER_US);
+    post_wake(now_ps());
+}
+
+void core::post_wake(tick_t at_ps)
+{
+    const tick_t n = now_ps();
+    if (at_ps < n)
+        at_ps = n;
+    // The ones already due collapse into the latest of them: all the idle
+    // loop asks of them is whether one came after its last look.
+    tick_t past = NO_WORK;
+    size_t k = 0;
+    for (tick_t t : m_wakes)
+        if (t >= n)
+            m_wakes[k++] = t;
+        else if (past == NO_WORK || t > past)
+            past = t;
+    m_wakes.resize(k);
+    if (past != NO_WORK)
+        m_wakes.push_back(past);
+    m_wakes.push_back(at_ps);
+    m_wake.notify(from_ps(at_ps - n));
+}
+
+// A wake-up due at or after look_ps (when the idle loop last looked at the
+// interrupt line and the tasks) and no later than now: it has fired, or fires
+// in this time step, without the core waiting for it.
+bool core::wake_fired_since(tick_t look_ps)
+{
+    const tick_t n = now_ps();
+    for (tick_t t : m_wakes)
+        if (t >= look_ps && t <= n)
+            return true;
+    return false;
+}
+
+// After a wake-up: forget the ones due by now and notify the earliest left.
+void core::renotify_wakes()
+{
+    const tick_t n = now_ps();
+    tick_t next = NO_WORK;
+    size_t k = 0;
+    for (tick_t t : m_wakes)
+        if (t > n) {
+            m_wakes[k++] = t;
+            if (t < next)
+                next = t;
+        }
+    m_wakes.resize(k);
+    if (k)
+        m_wake.notify(from_ps(next - n));
 }
 
 void core::do_irq()
@@ -325,8 +399,7 @@ void core::wake(tick_t at, bool ipi)
         m_ipi_pending = true;
     if (g_trace)
         g_trace->instant(te_track::cpu, m_id, at, g_trace->intern("wakeup"));
-    const tick_t when = at + m_clk.cycles(m_cfg.sched.wakeup_cycles);
-    m_wake.notify(from_ps(when > now_ps() ? when - now_ps() : 0));
+    post_wake(at + m_clk.cycles(m_cfg.sched.wakeup_cycles));
 }
 
 task* core::pick_task()
@@ -356,6 +429,9 @@ void core::main()
     }
     for (;;) {
         s_current = this;
+        // SystemC time of this look at the line and the tasks; deciding to
+        // idle can take synchronisations (charges) after it.
+        const tick_t look_ps = now_ps();
         if (m_irq_level && !m_in_irq && m_irq_handler) {
             unit_of_work([this] { do_irq(); });
             continue;
@@ -398,7 +474,12 @@ void core::main()
         sync();
         m_acct_mark = now_ps();
         s_current = nullptr;
-        sc_core::wait(m_wake);
+        if (!wake_fired_since(look_ps)) {
+            m_idle_waiting = true;
+            sc_core::wait(m_wake);
+            m_idle_waiting = false;
+        }
+        renotify_wakes();
         resume();
         m_ctx_ps[(int)ctx::idle] += now_ps() - m_acct_mark;
         m_acct_mark = now_ps();

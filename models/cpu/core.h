@@ -167,7 +167,7 @@ public:
     void wake(tick_t at, bool ipi = false);
     // Timer: look for runnable tasks at absolute time t (hrtimer expiry; no
     // extra latency is added).
-    void wake_at(tick_t t) { m_wake.notify(from_ps(t > now_ps() ? t - now_ps() : 0)); }
+    void wake_at(tick_t t) { post_wake(t); }
     // Code to run once on this core at time 0 before scheduling (driver probe/open).
     void set_boot(std::function<void()> b) { m_boot = std::move(b); }
 
@@ -272,6 +272,23 @@ private:
     tick_t m_slice_start = 0;
     ksoftirqd_task m_ksoftirqd;
     sc_core::sc_event m_wake;
+    // Every wake-up requested and not yet seen by the idle loop (absolute
+    // SystemC time, ps). sc_event keeps only its earliest pending
+    // notification and fires whether or not the core waits on it, so the idle
+    // loop needs these: one that fired while the core was on its way to idle
+    // (synchronising) must not be slept through, and a later one the event
+    // discarded is notified again after the earlier one woke the core.
+    std::vector<tick_t> m_wakes;
+    bool m_idle_waiting = false;  // in the idle loop's wait for m_wake
+    // Guard: an asserted, unmasked interrupt line must wake an idle core
+    // within the interrupt latency; one that does not is a lost wake-up in
+    // this model, logged as an error (and the core woken).
+    sc_core::sc_event m_irq_watch;
+    tick_t m_irq_raised_ps = 0;
+    void irq_watch();
+    void post_wake(tick_t at_ps);
+    bool wake_fired_since(tick_t look_ps);
+    void renotify_wakes();
     tick_t m_acct_mark = 0;  // time up to which accounting is closed
     cpu_stats m_stats{};
     code_trace m_trace;
