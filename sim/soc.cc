@@ -43,6 +43,16 @@ static cpu::cpu_config scheduled(const soc_config& c)
     p.sched.ipi_cycles = c.kernel.ipi_cycles;
     p.sched.idle_exit_cycles = c.kernel.idle_exit_cycles;
     p.sched.block_cycles = c.kernel.block_cycles;
+    if (c.kernel.background) {
+        p.sched.tick_hz = c.kernel.hz;
+        p.sched.bg_irq_hz = c.kernel.bg_irq_rate;
+    }
+    p.sched.tick_cycles = c.kernel.tick_cycles;
+    p.sched.timer_softirq_cycles = c.kernel.timer_softirq_cycles;
+    p.sched.rcu_softirq_interval = c.kernel.rcu_softirq_interval;
+    p.sched.rcu_softirq_cycles = c.kernel.rcu_softirq_cycles;
+    p.sched.bg_irq_cycles = c.kernel.bg_irq_cycles;
+    p.sched.bg_irq_core = c.kernel.bg_irq_core;
     return p;
 }
 
@@ -72,6 +82,8 @@ soc::soc(const soc_config& cfg) : m_cfg(cfg), m_mem(seeded(cfg)), m_stress("stre
         throw std::invalid_argument("app.join_group must be an IPv4 multicast address (224.0.0.0/4)");
     if (cfg.kernel.irq_core >= cfg.cpu.cores || cfg.app.core >= cfg.cpu.cores)
         throw std::invalid_argument("kernel.irq_core and app.core must name existing cores");
+    if (cfg.kernel.background && cfg.kernel.bg_irq_rate && cfg.kernel.bg_irq_core >= cfg.cpu.cores)
+        throw std::invalid_argument("kernel.bg_irq_core must name an existing core");
     const cpu::cpu_config cpu_cfg = scheduled(cfg);
     for (unsigned i = 0; i < cfg.cpu.cores; i++) {
         m_cores.emplace_back(new cpu::core(("cpu" + std::to_string(i)).c_str(), cpu_cfg, i, *m_mem.l1[i]));

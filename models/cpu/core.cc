@@ -19,6 +19,19 @@ core::core(sc_core::sc_module_name nm, const cpu_config& cfg, unsigned id, cache
     : sc_module(nm), irq("irq"), m_cfg(cfg), m_id(id), m_l1(l1), m_clk(cfg.clock_hz), m_ksoftirqd(*this)
 {
     m_tasks.push_back(&m_ksoftirqd);
+    if (cfg.sched.tick_hz) {
+        m_softirq_handlers[TIMER_SOFTIRQ] = [this] {
+            m_stats.timer_softirqs++;
+            charge(m_cfg.sched.timer_softirq_cycles, CAT_BACKGROUND);
+        };
+        m_softirq_handlers[RCU_SOFTIRQ] = [this] {
+            m_stats.rcu_softirqs++;
+            charge(m_cfg.sched.rcu_softirq_cycles, CAT_BACKGROUND);
+        };
+    }
+    if (cfg.sched.bg_irq_hz && id == cfg.sched.bg_irq_core)
+        m_next_bg = PS_PER_S / cfg.sched.bg_irq_hz;
+    set_bg_due();
     SC_HAS_PROCESS(core);
     SC_THREAD(main);
     SC_METHOD(irq_changed);
@@ -84,6 +97,7 @@ const cpu_stats& core::stats()
     m_stats.cat_stack = m_cat_ps[CAT_STACK] / p;
     m_stats.cat_alloc = m_cat_ps[CAT_ALLOC] / p;
     m_stats.cat_other = m_cat_ps[CAT_OTHER] / p;
+    m_stats.cat_background = m_cat_ps[CAT_BACKGROUND] / p;
     return m_stats;
 }
 
@@ -217,7 +231,7 @@ void core::settle()
 
 void core::set_softirq_handler(unsigned nr, std::function<void()> h)
 {
-    if (nr >= 4)
+    if (nr >= NR_SOFTIRQS)
         throw std::invalid_argument("softirq number out of range");
     m_softirq_handlers[nr] = std::move(h);
 }
@@ -310,22 +324,20 @@ void core::renotify_wakes()
         m_wake.notify(from_ps(next - n));
 }
 
-void core::do_irq()
+template <typename F> void core::hardirq(const char* name, cat c, F&& body)
 {
     const ctx prev = m_ctx;
-    const cat pc = set_cat(CAT_DRIVER);
+    const cat pc = set_cat(c);
     enter(ctx::irq);
     m_in_irq = true;
-    m_stats.irqs++;
     const tick_t t_irq = now();
-    charge(m_cfg.irq_entry_cycles / 2, CAT_DRIVER);
-    if (m_irq_handler)
-        m_irq_handler();
-    charge(m_cfg.irq_entry_cycles - m_cfg.irq_entry_cycles / 2, CAT_DRIVER);
+    charge(m_cfg.irq_entry_cycles / 2, c);
+    body();
+    charge(m_cfg.irq_entry_cycles - m_cfg.irq_entry_cycles / 2, c);
     m_in_irq = false;
     const tick_t t_hardirq_end = now();
     if (g_trace)
-        g_trace->span(te_track::cpu, m_id, t_irq, now(), g_trace->intern("hardirq"));
+        g_trace->span(te_track::cpu, m_id, t_irq, now(), g_trace->intern(name));
     // irq_exit: softirqs run here unless we interrupted one, or ksoftirqd has
     // them (4cd13c21b207).
     const bool inline_softirq =
@@ -341,10 +353,57 @@ void core::do_irq()
     set_cat(pc);
 }
 
+void core::do_irq()
+{
+    hardirq("hardirq", CAT_DRIVER, [this] {
+        m_stats.irqs++;
+        if (m_irq_handler)
+            m_irq_handler();
+    });
+}
+
+void core::tick_restart()
+{
+    // tick_nohz_restart_sched_tick: the tick hrtimer forwarded past now, on
+    // the jiffy grid shared by all cores (no skew_tick).
+    const tick_t period = PS_PER_S / m_cfg.sched.tick_hz;
+    m_next_tick = (now() / period + 1) * period;
+    set_bg_due();
+}
+
+void core::do_background()
+{
+    const tick_t n = now();
+    if (n >= m_next_tick) {
+        // Hardirqs wait for a preemption point (up to a NAPI poll here, where
+        // the board's tick would interrupt the poll): every tick that fell
+        // due meanwhile is taken there, one after the other, so that a busy
+        // core takes HZ ticks a second at any HZ.
+        m_next_tick += PS_PER_S / m_cfg.sched.tick_hz;
+        set_bg_due();
+        hardirq("tick", CAT_BACKGROUND, [this] {
+            m_stats.ticks++;
+            charge(m_cfg.sched.tick_cycles, CAT_BACKGROUND);
+            raise_softirq(TIMER_SOFTIRQ);  // 5.4: due on every tick of a busy core (docs/sources.md §11)
+            if (m_cfg.sched.rcu_softirq_interval && ++m_tick_seq % m_cfg.sched.rcu_softirq_interval == 0)
+                raise_softirq(RCU_SOFTIRQ);
+        });
+        return;
+    }
+    m_next_bg += PS_PER_S / m_cfg.sched.bg_irq_hz;  // likewise
+    set_bg_due();
+    hardirq("background irq", CAT_BACKGROUND, [this] {
+        m_stats.bg_irqs++;
+        charge(m_cfg.sched.bg_irq_cycles, CAT_BACKGROUND);
+    });
+}
+
 void core::preempt_point()
 {
     if (m_irq_level && !m_in_irq && m_irq_handler)
         do_irq();
+    while (background_due())
+        do_background();
 }
 
 void core::do_softirq(bool from_ksoftirqd)
@@ -359,7 +418,7 @@ void core::do_softirq(bool from_ksoftirqd)
     for (;;) {
         const uint32_t p = m_softirq_pending;
         m_softirq_pending = 0;
-        for (unsigned nr = 0; nr < 4; nr++)
+        for (unsigned nr = 0; nr < NR_SOFTIRQS; nr++)
             if ((p >> nr) & 1 && m_softirq_handlers[nr])
                 m_softirq_handlers[nr]();
         if (!m_softirq_pending)
@@ -427,6 +486,8 @@ void core::main()
         unit_of_work(m_boot);
         sync();
     }
+    if (m_cfg.sched.tick_hz)
+        tick_restart();
     for (;;) {
         s_current = this;
         // SystemC time of this look at the line and the tasks; deciding to
@@ -434,6 +495,10 @@ void core::main()
         const tick_t look_ps = now_ps();
         if (m_irq_level && !m_in_irq && m_irq_handler) {
             unit_of_work([this] { do_irq(); });
+            continue;
+        }
+        if (background_due()) {
+            unit_of_work([this] { do_background(); });
             continue;
         }
         task* t = pick_task();
@@ -471,18 +536,25 @@ void core::main()
         set_current(nullptr);
         m_from_idle = true;
         enter(ctx::idle);
+        m_next_tick = NEVER;  // NO_HZ_IDLE: the idle core's tick is stopped
+        set_bg_due();
         sync();
         m_acct_mark = now_ps();
         s_current = nullptr;
         if (!wake_fired_since(look_ps)) {
             m_idle_waiting = true;
-            sc_core::wait(m_wake);
+            if (m_next_bg != NEVER)  // the background interrupt wakes the idle core
+                sc_core::wait(from_ps(m_next_bg > now_ps() ? m_next_bg - now_ps() : 0), m_wake);
+            else
+                sc_core::wait(m_wake);
             m_idle_waiting = false;
         }
         renotify_wakes();
         resume();
         m_ctx_ps[(int)ctx::idle] += now_ps() - m_acct_mark;
         m_acct_mark = now_ps();
+        if (m_cfg.sched.tick_hz)
+            tick_restart();
         if (m_ipi_pending) {
             m_ipi_pending = false;
             m_stats.ipis++;

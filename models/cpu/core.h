@@ -12,9 +12,18 @@
 // synchronises at quantum ends and at every interaction with another agent.
 // Hardirqs preempt at preemption points (between softirq handlers, between
 // NAPI polls, between task steps), not inside a function.
-// Does not model: interrupt nesting, priorities between tasks, RT, the
-// timer tick's own cost, migration.
+// Background activity (sched.tick_hz, sched.bg_irq_hz): the scheduler tick
+// of a non-idle core at HZ, aligned to jiffy boundaries on every core, stopped
+// while the core is idle (NO_HZ_IDLE) and restarted at the next boundary when
+// it wakes; each tick raises TIMER_SOFTIRQ and every rcu_softirq_interval-th
+// RCU_SOFTIRQ, run like NET_RX (at irq exit, in an interrupted __do_softirq's
+// next round, or by ksoftirqd); a periodic device interrupt on one core, which
+// also wakes it from idle. Both are hardirqs at preemption points, booked as
+// the ENET interrupt is.
+// Does not model: interrupt nesting, priorities between tasks, RT, the tick
+// on an idle core whose cpuidle governor keeps it, migration.
 #pragma once
+#include <algorithm>
 #include <deque>
 #include <functional>
 #include <systemc>
@@ -38,8 +47,13 @@ enum class ctx : uint8_t { irq, softirq, sys, user, idle };
 
 // Cost categories (same numbering as SIMHOST_CAT_* in drivers/shim/simhost.h;
 // CAT_OTHER, work outside the network path such as a memory-hog worker
-// sharing the core, has no driver-side name).
-enum cat : uint8_t { CAT_DRIVER, CAT_DESC, CAT_MMIO, CAT_DMA_SYNC, CAT_COPY, CAT_STACK, CAT_ALLOC, CAT_OTHER, CAT_COUNT };
+// sharing the core, and CAT_BACKGROUND, the kernel's background activity
+// (ticks, TIMER and RCU softirqs, background interrupts), have no
+// driver-side name).
+enum cat : uint8_t { CAT_DRIVER, CAT_DESC, CAT_MMIO, CAT_DMA_SYNC, CAT_COPY, CAT_STACK, CAT_ALLOC, CAT_OTHER, CAT_BACKGROUND, CAT_COUNT };
+
+// Softirq numbers used here (include/linux/interrupt.h): handlers run in this order.
+enum softirq_nr : unsigned { TIMER_SOFTIRQ = 1, NET_RX_SOFTIRQ = 3, RCU_SOFTIRQ = 9, NR_SOFTIRQS = 10 };
 
 class core;
 
@@ -197,6 +211,16 @@ private:
     void main();
     void irq_changed();
     void do_irq();
+    // One hardirq: entry, body, exit with the softirqs at irq exit, booked
+    // in context irq (category c) and, for the tick's view, to the context
+    // that follows it.
+    template <typename F> void hardirq(const char* name, cat c, F&& body);
+    // The background events: the scheduler tick or the background interrupt, whichever is due.
+    static constexpr tick_t NEVER = ~(tick_t)0;
+    bool background_due() const { return !m_in_irq && now() >= m_bg_due; }
+    void do_background();
+    void tick_restart();  // (re)start the tick at the next jiffy boundary after now()
+    void set_bg_due() { m_bg_due = std::min(m_next_tick, m_next_bg); }
     void irq_exit();
     void do_softirq(bool from_ksoftirqd);
     task* pick_task();
@@ -263,7 +287,11 @@ private:
     ctx m_ctx_at = ctx::idle;                      // context at the last context_at time
     bool m_irq_level = false, m_in_irq = false;
     uint32_t m_softirq_pending = 0;
-    std::function<void()> m_softirq_handlers[4];
+    std::function<void()> m_softirq_handlers[NR_SOFTIRQS];
+    tick_t m_next_tick = NEVER;  // when the next tick is due (NEVER: stopped or off)
+    tick_t m_next_bg = NEVER;    // when the next background interrupt is due
+    tick_t m_bg_due = NEVER;     // the earlier of the two
+    uint64_t m_tick_seq = 0;     // ticks taken since time 0 (RCU_SOFTIRQ every rcu_softirq_interval-th)
     std::function<void()> m_irq_handler;
     std::function<void()> m_boot;
     std::vector<task*> m_tasks;

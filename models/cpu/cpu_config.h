@@ -23,6 +23,17 @@ struct sched_policy {
     uint32_t ipi_cycles = 0;                     // reschedule IPI on an idle core woken from another (hardirq)
     uint32_t idle_exit_cycles = 0;               // idle loop exit and switch from the idle task to a task
     uint32_t block_cycles = 0;                   // a task blocking with nothing else runnable: switch to idle
+    // Background activity (kernel.background): the scheduler tick on a
+    // non-idle core and the softirqs it raises, and a periodic device
+    // interrupt. tick_hz 0: no tick; bg_irq_hz 0: no background interrupt.
+    uint32_t tick_hz = 0;                        // CONFIG_HZ when the tick runs
+    uint32_t tick_cycles = 4000;                 // local timer hardirq handler (tick_sched_timer)
+    uint32_t timer_softirq_cycles = 1000;        // run_timer_softirq, raised by every tick
+    uint32_t rcu_softirq_interval = 4;           // ticks per RCU_SOFTIRQ raised (0: never)
+    uint32_t rcu_softirq_cycles = 2000;          // rcu_core
+    uint32_t bg_irq_hz = 0;                      // periodic background interrupt on bg_irq_core
+    uint32_t bg_irq_cycles = 2000;               // its handler
+    uint32_t bg_irq_core = 0;
 };
 
 struct cpu_config {

@@ -177,7 +177,19 @@ const std::vector<group_entry>& registry_groups()
          "Every core carries out softirq_max_restart, softirq_max_time, ksoftirqd_defers, sched_slice, "
          "ctx_switch_cycles and wakeup_cycles (given to it at elaboration, in core cycles of [cpu] clock); "
          "netdev_budget and netdev_budget_time bound net_rx_action; irq_core is the ENET interrupt's "
-         "affinity. These were [cpu] keys: the old names are refused with the new one."},
+         "affinity. These were [cpu] keys: the old names are refused with the new one. background (on in "
+         "the i.MX6Q profile) gives every core the kernel's background activity, carried out by the core: "
+         "the scheduler tick at hz while the core is not idle (NO_HZ_IDLE: an idle core's tick is stopped "
+         "and restarts at the next jiffy boundary after it wakes; ticks are aligned on all cores), a "
+         "hardirq of irq_entry_cycles + tick_cycles that raises TIMER_SOFTIRQ every tick and RCU_SOFTIRQ "
+         "every rcu_softirq_interval-th, which run where NET_RX would (irq exit, the next round of an "
+         "interrupted __do_softirq, or ksoftirqd); and, with bg_irq_rate, a periodic interrupt on "
+         "bg_irq_core that also wakes it from idle. Like the ENET interrupt they are taken at the next "
+         "preemption point, each one due taken there; their time is irq and softirq time, counted per "
+         "core in ticks, timer_softirqs, rcu_softirqs, bg_irqs and cat_background, and mpstat's view "
+         "(without irq_time_accounting) books a tick's hardirq time to the context that follows it. A core "
+         "whose only work is a stress -m worker of its own (a thread beside the core's) takes no ticks. "
+         "Sources of the costs: docs/sources.md §11."},
         {"driver", khost::driver_param_table.title,
          "drivers/khost/driver_build.{h,cc} (build, patches) and drivers/khost/boot.{h,cc} (load, module "
          "parameters, probe, tunables); our driver is drivers/fec; a kernel tree's driver: "

@@ -403,6 +403,84 @@ START_TEST(test_irq_during_idle_entry)
 }
 END_TEST
 
+// The kernel's background activity (kernel.background, on in the i.MX6Q
+// profile): a busy core takes HZ ticks a second, each with its TIMER softirq
+// and every fourth with an RCU softirq, at the table's costs; idle cores take
+// none (NO_HZ_IDLE). The tick is hardirq time in the true split and, without
+// irq time accounting, %soft in mpstat's view of a core in ksoftirqd. The
+// background interrupt wakes an idle core at its rate, and mpstat books its
+// time as idle. Switched off, nothing of it shows, whatever its costs, and a
+// run is the same run twice.
+static std::string counters_of(const std::string& stats_json)
+{
+    JsonParser* p = json_parser_new();
+    ck_assert(json_parser_load_from_data(p, stats_json.c_str(), -1, nullptr));
+    JsonObject* o = json_node_get_object(json_parser_get_root(p));
+    ck_assert(json_object_has_member(o, "counters"));
+    gchar* t = json_to_string(json_object_get_member(o, "counters"), FALSE);
+    std::string s = t;
+    g_free(t);
+    g_object_unref(p);
+    return s;
+}
+
+START_TEST(test_background_activity)
+{
+    const std::string sc = fecsim_srcdir() + "/scenarios/imx6q/copybreak-patched-idle.ini";
+    auto run = [&](const std::string& dir, std::vector<std::string> more) {
+        std::vector<std::string> a = {"run", sc, "-q", "-o", "scenario.duration=200ms", "--run-dir", g_tmp + "/" + dir};
+        a.insert(a.end(), more.begin(), more.end());
+        const proc_result r = fecsim(a);
+        ck_assert_msg(r.status == 0, "%s", r.err.c_str());
+        return read_text(g_tmp + "/" + dir + "/stats.json");
+    };
+    auto n = [](const std::string& s, const std::string& k) { return json_number(s, "counters." + k); };
+    const double ps = 1004;  // one cycle at the profile's 996 MHz, to the ps as clock_domain rounds it
+    const std::string a = run("a", {});
+    // CPU0 runs NET_RX in ksoftirqd all the time at the offered 46 k frames/s.
+    const double ticks = n(a, "cpu0.ticks");
+    ck_assert_msg(std::fabs(ticks - 20) <= 1, "%.0f ticks in 200 ms at HZ=100", ticks);
+    ck_assert_double_eq(n(a, "cpu2.ticks"), 0);
+    ck_assert_double_eq(n(a, "cpu3.ticks"), 0);
+    ck_assert_double_eq(n(a, "cpu2.irq_ps") + n(a, "cpu2.softirq_ps") + n(a, "cpu2.sys_ps"), 0);
+    const double timers = n(a, "cpu0.timer_softirqs"), rcus = n(a, "cpu0.rcu_softirqs");
+    ck_assert_msg(timers <= ticks && timers >= ticks - 1, "%.0f TIMER softirqs for %.0f ticks", timers, ticks);
+    ck_assert_msg(std::fabs(rcus - ticks / 4) <= 1, "%.0f RCU softirqs for %.0f ticks", rcus, ticks);
+    ck_assert_double_eq(n(a, "cpu0.cat_background"), ticks * (800 + 4000) + timers * 1000 + rcus * 2000);
+    // The app core (iperf3) is busy part of the time: fewer ticks, but some.
+    ck_assert_double_gt(n(a, "cpu1.ticks"), 0);
+    ck_assert_double_lt(n(a, "cpu1.ticks"), 20);
+    // True split: the ticks' hardirq time is irq time; mpstat without irq
+    // time accounting books it with the softirq work that follows it.
+    ck_assert_double_ge(n(a, "cpu0.irq_ps"), ticks * 4800 * ps);
+    ck_assert_double_eq(n(a, "cpu0.acct_irq_ps"), 0);
+    ck_assert_double_eq(n(a, "cpu0.acct_softirq_ps") + n(a, "cpu0.acct_sys_ps") + n(a, "cpu0.acct_user_ps"),
+                        n(a, "cpu0.softirq_ps") + n(a, "cpu0.irq_ps") + n(a, "cpu0.sys_ps") + n(a, "cpu0.user_ps"));
+    // Determinism.
+    ck_assert(counters_of(run("a2", {})) == counters_of(a));
+    // HZ=1000: ten times the ticks.
+    const std::string k = run("k", {"-o", "kernel.hz=1000"});
+    ck_assert_msg(std::fabs(n(k, "cpu0.ticks") - 200) <= 1, "%.0f ticks in 200 ms at HZ=1000", n(k, "cpu0.ticks"));
+    // The background interrupt on idle core 2 at 1 kHz.
+    const std::string b = run("b", {"-o", "kernel.bg_irq_rate=1000", "-o", "kernel.bg_irq_core=2"});
+    const double bg = n(b, "cpu2.bg_irqs");
+    ck_assert_msg(std::fabs(bg - 200) <= 1, "%.0f background interrupts in 200 ms at 1 kHz", bg);
+    ck_assert_double_eq(n(b, "cpu2.ticks"), 0);  // the core goes back to idle at once
+    ck_assert_double_eq(n(b, "cpu2.irq_ps"), bg * 2800 * ps);
+    ck_assert_double_eq(n(b, "cpu2.acct_idle_ps"), n(b, "cpu2.idle_ps") + n(b, "cpu2.irq_ps"));
+    ck_assert_double_eq(n(b, "cpu0.bg_irqs"), 0);
+    // Off: no ticks, and its costs change nothing.
+    const std::string off = run("off", {"-o", "kernel.background=false"});
+    for (const char* c : {"cpu0", "cpu1", "cpu2", "cpu3"})
+        for (const char* f : {"ticks", "timer_softirqs", "rcu_softirqs", "bg_irqs", "cat_background"})
+            ck_assert_double_eq(n(off, std::string(c) + "." + f), 0);
+    const std::string off2 = run("off2", {"-o", "kernel.background=false", "-o", "kernel.tick_cycles=9999", "-o",
+                                          "kernel.timer_softirq_cycles=7777", "-o", "kernel.bg_irq_rate=5000"});
+    ck_assert(counters_of(off2) == counters_of(off));
+    ck_assert(counters_of(off) != counters_of(a));
+}
+END_TEST
+
 Suite* suite_cli_traffic(void)
 {
     Suite* s = suite_create("cli_traffic");
@@ -417,6 +495,7 @@ Suite* suite_cli_traffic(void)
     tcase_add_test(tc, test_kernel_accounting);
     tcase_add_test(tc, test_receiver_sleeps_and_is_woken);
     tcase_add_test(tc, test_irq_during_idle_entry);
+    tcase_add_test(tc, test_background_activity);
     suite_add_tcase(s, tc);
     return s;
 }

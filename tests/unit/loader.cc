@@ -362,6 +362,12 @@ START_TEST(test_registry_consistent)
     ck_assert_uint_eq(p.sched_slice_ps, k.sched_slice_ps);
     ck_assert_uint_eq(p.ctx_switch_cycles, k.ctx_switch_cycles);
     ck_assert_uint_eq(p.wakeup_cycles, k.wakeup_cycles);
+    ck_assert_uint_eq(p.tick_cycles, k.tick_cycles);
+    ck_assert_uint_eq(p.timer_softirq_cycles, k.timer_softirq_cycles);
+    ck_assert_uint_eq(p.rcu_softirq_interval, k.rcu_softirq_interval);
+    ck_assert_uint_eq(p.rcu_softirq_cycles, k.rcu_softirq_cycles);
+    ck_assert_uint_eq(p.bg_irq_cycles, k.bg_irq_cycles);
+    ck_assert_uint_eq(p.bg_irq_core, k.bg_irq_core);
     CK_STR_EQ(closest_name("assco", {"assoc", "size"}).c_str(), "'assoc'");
     CK_STR_EQ(closest_name("zzzzzz", {"assoc", "size"}).c_str(), "");
 }
