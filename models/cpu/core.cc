@@ -240,7 +240,7 @@ void core::raise_softirq(unsigned nr)
 {
     m_softirq_pending |= 1u << nr;
     // Outside interrupt context nobody runs softirqs on exit: wake ksoftirqd.
-    if (m_ctx != ctx::irq && m_ctx != ctx::softirq && !m_ksoftirqd.woken) {
+    if (!m_in_irq && !m_in_softirq && !m_ksoftirqd.woken) {
         m_ksoftirqd.woken = true;
         m_stats.ksoftirqd_wakeups++;
     }
@@ -340,8 +340,10 @@ template <typename F> void core::hardirq(const char* name, cat c, F&& body)
         g_trace->span(te_track::cpu, m_id, t_irq, now(), g_trace->intern(name));
     // irq_exit: softirqs run here unless we interrupted one, or ksoftirqd has
     // them (4cd13c21b207).
+    // "We interrupted one" is a softirq run in progress: ksoftirqd between two
+    // runs is a task like any other (it may just have found nothing pending).
     const bool inline_softirq =
-        prev != ctx::softirq && m_softirq_pending && !(m_cfg.sched.ksoftirqd_defers && m_ksoftirqd.woken);
+        !m_in_softirq && m_softirq_pending && !(m_cfg.sched.ksoftirqd_defers && m_ksoftirqd.woken);
     if (inline_softirq) {
         m_stats.softirq_inline++;
         do_softirq(false);
@@ -414,6 +416,7 @@ void core::do_softirq(bool from_ksoftirqd)
     if (from_ksoftirqd)
         m_stats.ksoftirqd_runs++;
     const tick_t start = now();
+    m_in_softirq = true;
     unsigned restart = m_cfg.sched.softirq_max_restart;
     for (;;) {
         const uint32_t p = m_softirq_pending;
@@ -435,6 +438,7 @@ void core::do_softirq(bool from_ksoftirqd)
         }
         break;
     }
+    m_in_softirq = false;
     if (g_trace)
         g_trace->span(te_track::cpu, m_id, start, now(), g_trace->intern("softirq"), g_trace->intern("rounds"),
                       (int64_t)(m_cfg.sched.softirq_max_restart - restart + 1));
@@ -532,6 +536,17 @@ void core::main()
                 enter(ctx::sys);
                 charge(m_cfg.sched.block_cycles, CAT_DRIVER);
             }
+        }
+        if (m_softirq_pending && !m_ksoftirqd.woken) {
+            // Guard: raised softirqs with neither a softirq run nor ksoftirqd
+            // to run them would wait for the next interrupt (or for ever).
+            models::sim_log(models::log_level::error, name(),
+                            "softirqs 0x%x pending as the core goes idle, with ksoftirqd asleep: a lost softirq in "
+                            "the core model; ksoftirqd is woken now",
+                            m_softirq_pending);
+            m_ksoftirqd.woken = true;
+            m_stats.ksoftirqd_wakeups++;
+            continue;
         }
         set_current(nullptr);
         m_from_idle = true;

@@ -286,6 +286,7 @@ private:
     std::deque<std::pair<tick_t, ctx>> m_ctx_log;  // (core time, context entered), oldest first
     ctx m_ctx_at = ctx::idle;                      // context at the last context_at time
     bool m_irq_level = false, m_in_irq = false;
+    bool m_in_softirq = false;  // inside do_softirq (__do_softirq), not only in a softirq-mode task
     uint32_t m_softirq_pending = 0;
     std::function<void()> m_softirq_handlers[NR_SOFTIRQS];
     tick_t m_next_tick = NEVER;  // when the next tick is due (NEVER: stopped or off)

@@ -286,8 +286,14 @@ END_TEST
 START_TEST(test_kernel_accounting)
 {
     const std::string sc = fecsim_srcdir() + "/scenarios/imx6q/copybreak-patched-idle.ini";
-    proc_result r = fecsim({"run", sc, "-q", "--json", "-o", "scenario.duration=300ms", "-o", "traffic.frame_rate=10000",
-                            "--run-dir", g_tmp + "/a"});
+    // Without the reader's wake-up costs outside its own time (the IPI, the
+    // idle exit) and without the tick, its core's busy time is its own.
+    const std::vector<std::string> quiet = {"-o", "kernel.ipi_cycles=0", "-o", "kernel.idle_exit_cycles=0", "-o",
+                                            "kernel.background=false"};
+    std::vector<std::string> args = {"run", sc, "-q", "--json", "-o", "scenario.duration=300ms", "-o",
+                                     "traffic.frame_rate=10000", "--run-dir", g_tmp + "/a"};
+    args.insert(args.end(), quiet.begin(), quiet.end());
+    proc_result r = fecsim(args);
     ck_assert_msg(r.status == 0, "%s", r.err.c_str());
     ck_assert_double_gt(json_number(r.out, "irq_rate_hz"), 1000);
     JsonParser* p = json_parser_new();
@@ -349,7 +355,8 @@ START_TEST(test_receiver_sleeps_and_is_woken)
 {
     const std::vector<std::string> base = {"run", "-q", "-o", "scenario.duration=20ms", "-o", "traffic.frame_rate=10000"};
     std::vector<std::string> a = base, b = base;
-    a.insert(a.end(), {"--run-dir", g_tmp + "/a"});
+    a.insert(a.end(), {"-o", "kernel.wake_cycles=0", "-o", "kernel.ipi_cycles=0", "-o", "kernel.idle_exit_cycles=0", "-o",
+                       "kernel.block_cycles=0", "--run-dir", g_tmp + "/a"});
     b.insert(b.end(), {"-o", "kernel.wake_cycles=3000", "-o", "kernel.ipi_cycles=1000", "-o",
                        "kernel.idle_exit_cycles=2000", "-o", "kernel.block_cycles=1500", "--run-dir", g_tmp + "/b"});
     for (const auto* args : {&a, &b}) {
@@ -426,7 +433,7 @@ static std::string counters_of(const std::string& stats_json)
 
 START_TEST(test_background_activity)
 {
-    const std::string sc = fecsim_srcdir() + "/scenarios/imx6q/copybreak-patched-idle.ini";
+    const std::string sc = fecsim_srcdir() + "/scenarios/imx6q/copybreak-stock-idle.ini";
     auto run = [&](const std::string& dir, std::vector<std::string> more) {
         std::vector<std::string> a = {"run", sc, "-q", "-o", "scenario.duration=200ms", "--run-dir", g_tmp + "/" + dir};
         a.insert(a.end(), more.begin(), more.end());
@@ -447,7 +454,8 @@ START_TEST(test_background_activity)
     ck_assert_msg(timers <= ticks && timers >= ticks - 1, "%.0f TIMER softirqs for %.0f ticks", timers, ticks);
     ck_assert_msg(std::fabs(rcus - ticks / 4) <= 1, "%.0f RCU softirqs for %.0f ticks", rcus, ticks);
     ck_assert_double_eq(n(a, "cpu0.cat_background"), ticks * (800 + 4000) + timers * 1000 + rcus * 2000);
-    // The app core (iperf3) is busy part of the time: fewer ticks, but some.
+    // The app core (iperf3, 93 % busy: it sleeps after most datagrams) takes
+    // fewer ticks, but some.
     ck_assert_double_gt(n(a, "cpu1.ticks"), 0);
     ck_assert_double_lt(n(a, "cpu1.ticks"), 20);
     // True split: the ticks' hardirq time is irq time; mpstat without irq
@@ -481,6 +489,31 @@ START_TEST(test_background_activity)
 }
 END_TEST
 
+// A hardirq taken by ksoftirqd's core between two of its runs, after it found
+// nothing pending, is not inside a softirq run: its irq_exit runs the NET_RX
+// it raised. Taken for "inside a softirq", the raised NET_RX waited for a
+// softirq run that never came: with a 2-entry eviction buffer the patched
+// driver under stress stopped at 0.32 s with its interrupt masked (78 %
+// loss). The core model's guard logs a lost softirq as an error.
+START_TEST(test_irq_between_ksoftirqd_runs)
+{
+    const std::string dir = g_tmp + "/late-softirq";
+    const proc_result r =
+        fecsim({"run", "-q", fecsim_srcdir() + "/scenarios/imx6q/copybreak-patched-stress.ini", "-o",
+                "scenario.duration=1s", "-o", "stack.frame_cycles=12940", "-o", "app.datagram_cycles=18800", "-o",
+                "kernel.wake_cycles=1000", "-o", "l2.maint_line_cycles=93", "-o", "kernel.block_cycles=5700", "-o",
+                "kernel.ipi_cycles=700", "-o", "kernel.idle_exit_cycles=900", "-o", "kernel.wakeup_cycles=300", "-o",
+                "kernel.background=true", "-o", "kernel.hz=100", "-o", "l2.eviction_buffer_lines=2", "--run-dir", dir});
+    ck_assert_msg(r.status == 0, "%s", r.err.c_str());
+    const std::string log = read_text(dir + "/sim.log");
+    ck_assert_msg(log.find("lost softirq") == std::string::npos && log.find("lost wake-up") == std::string::npos, "%s",
+                  log.c_str());
+    const std::string st = read_text(dir + "/stats.json");
+    const double frames = json_number(st, "counters.traffic.frames"), read = json_number(st, "counters.app.datagrams");
+    ck_assert_msg(read > 0.7 * frames, "%.0f of %.0f frames read", read, frames);
+}
+END_TEST
+
 Suite* suite_cli_traffic(void)
 {
     Suite* s = suite_create("cli_traffic");
@@ -495,6 +528,7 @@ Suite* suite_cli_traffic(void)
     tcase_add_test(tc, test_kernel_accounting);
     tcase_add_test(tc, test_receiver_sleeps_and_is_woken);
     tcase_add_test(tc, test_irq_during_idle_entry);
+    tcase_add_test(tc, test_irq_between_ksoftirqd_runs);
     tcase_add_test(tc, test_background_activity);
     suite_add_tcase(s, tc);
     return s;
