@@ -94,6 +94,9 @@ soc::soc(const soc_config& cfg) : m_cfg(cfg), m_mem(seeded(cfg)), m_stress("stre
     m_enet.reset(new enet::enet("enet", cfg.enet));
     m_enet->dma.bind(m_mem.noc.masters);
     m_enet->irq.bind(m_irq);
+    m_enet->set_ring_peek([this](uint32_t pa) -> const uint8_t* {
+        return m_mem.mem.is_backed(pa, m_enet->bd_bytes()) ? m_mem.mem.dram_view(pa) : nullptr;
+    });
     m_source.reset(new traffic::traffic_source("traffic", seeded_traffic(cfg)));
     if (cfg.output.pcap_rx) {
         m_rx_tap.reset(new traffic::link_tap("rx_tap", cfg.output.pcap_rx_file));
@@ -269,7 +272,7 @@ soc::frame_flight soc::flight(const netdev_snapshot& base) const
     // A truncated frame (OV) is a MAC drop from the moment the FIFO overflows;
     // the driver's rx_fifo_errors count the same frames again later.
     const uint64_t fates = es.rx_disabled + es.rx_filtered + es.rx_pause_consumed + es.rx_fifo_drops +
-                           es.rx_truncated + es.rx_flushed + (rxd - base.rx_dropped) + errors -
+                           es.rx_truncated + es.rx_flushed + es.rx_ring_discarded + (rxd - base.rx_dropped) + errors -
                            std::min(errors, fifo_errors) + ns.rx_otherhost + ns.ip_in_hdr_errors + ns.udp_no_ports +
                            ns.udp_rcvbuf_errors + ns.udp_in_datagrams;
     frame_flight f;

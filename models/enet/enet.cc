@@ -335,10 +335,13 @@ void enet::reg_write(uint32_t off, uint32_t v)
         return;
     case REG_ECR: {
         if (v & ECR_RESET) {
+            note_ring_discard();
             reset_regs();
             return;
         }
         const uint32_t old = m_ecr;
+        if ((old & ECR_ETHEREN) && !(v & ECR_ETHEREN))
+            note_ring_discard();
         m_ecr = ECR_RESET_VALUE | (v & ECR_WRITABLE);
         if ((old & ECR_ETHEREN) && !(m_ecr & ECR_ETHEREN))
             stop_datapath();
@@ -813,6 +816,16 @@ unsigned enet::rx_fifo_frames(bool ov) const
         n += !s.written && s.ov == ov;
     }
     return n;
+}
+
+// A reset or disable of the MAC: the frames written to the ring and not yet
+// taken by the driver are the driver's to lose, and fec loses them (fec_restart
+// and fec_stop re-initialise the ring, fec_enet_bd_init). Counted while the
+// ring registers still hold it.
+void enet::note_ring_discard()
+{
+    if (m_ring_peek)
+        m_stats.rx_ring_discarded += rx_ring_frames(m_ring_peek, false);
 }
 
 unsigned enet::rx_ring_frames(const std::function<const uint8_t*(uint32_t pa)>& peek, bool ov) const

@@ -100,6 +100,9 @@ public:
     // returns the host bytes of the BD at a physical address, or null where
     // memory holds no data (the walk stops there). ov as above.
     unsigned rx_ring_frames(const std::function<const uint8_t*(uint32_t pa)>& peek, bool ov) const;
+    // The same peek, kept: at a MAC reset or ETHEREN clear the frames then in
+    // the ring are counted as rx_ring_discarded.
+    void set_ring_peek(std::function<const uint8_t*(uint32_t pa)> peek) { m_ring_peek = std::move(peek); }
 
     // Descriptor codec, exposed for tests and for driver-side tools that build
     // rings: encode into / decode from bd_bytes() bytes of host memory.
@@ -108,6 +111,8 @@ public:
     bd decode_bd(const uint8_t* in) const;
 
 private:
+    std::function<const uint8_t*(uint32_t pa)> m_ring_peek;
+    void note_ring_discard();
     struct rx_slot {
         std::vector<uint8_t> data;  // the kept bytes of the frame (keep_len)
         uint32_t wire_len = 0;      // bytes on the wire incl. FCS
