@@ -17,7 +17,7 @@ noinst_PROGRAMS += bench/demo_sync
 bench_demo_sync_SOURCES = bench/demo_sync.cc
 bench_demo_sync_LDADD = $(KHOST_LIBS) $(MODELS_LIBS)
 CLEANFILES += $(BENCH_BINS)
-EXTRA_DIST += bench/run.sh bench/callgrind-sum.awk bench/gbit-64b.ini bench/results.md
+EXTRA_DIST += bench/run.sh bench/callgrind-sum.awk bench/gbit-64b.ini bench/results.md bench/calibration-tables.sh bench/upstream-rx-table.sh
 
 .PHONY: bench profile
 bench: $(BENCH_BINS) sim/fecsim

@@ -33,12 +33,12 @@ namespace sim {
 
 const char* const k_examples_regress =
     "  fecsim regress --update-baseline --baseline my-baselines -o scenario.duration=20ms "
-    "scenarios/regress/rx-46k-246-idle.ini\n"
-    "  fecsim regress --baseline my-baselines -o scenario.duration=20ms scenarios/regress/rx-46k-246-idle.ini\n"
+    "scenarios/regress/rx-30k-246-idle.ini\n"
+    "  fecsim regress --baseline my-baselines -o scenario.duration=20ms scenarios/regress/rx-30k-246-idle.ini\n"
     "  fecsim regress --baseline my-baselines -o scenario.duration=20ms --changes-only --patch "
-    "drivers/fec/patches/balanced-partial-sync.patch scenarios/regress/rx-46k-246-idle.ini\n"
+    "drivers/fec/patches/balanced-partial-sync.patch scenarios/regress/rx-30k-246-idle.ini\n"
     "  fecsim regress --baseline my-baselines -o scenario.duration=20ms --format=junit "
-    "scenarios/regress/rx-46k-246-idle.ini > junit.xml\n";
+    "scenarios/regress/rx-30k-246-idle.ini > junit.xml\n";
 
 namespace {
 

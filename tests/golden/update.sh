@@ -17,6 +17,8 @@ trap 'rm -rf "$out"' EXIT
 import json, sys
 c, path = sys.argv[1], sys.argv[2]
 s = json.load(open(path))
+def task(s, name):
+    return next((t["cpu_pct"] for t in s["tasks"] if t["name"] == name), 0.0)
 rows = [("loss_pct", s["loss_pct"], "0.05"),
         ("frames_offered", s["frames_offered"], "0"),
         ("frames_delivered", s["frames_delivered"], "0.2%"),
@@ -25,7 +27,11 @@ rows = [("loss_pct", s["loss_pct"], "0.05"),
         ("dma_sync.lines", s["dma_sync"]["lines"], "0.2%"),
         ("cycles_per_frame.total", s["cycles_per_frame"]["total"], "0.5%"),
         ("cycles_per_frame.dma_sync", s["cycles_per_frame"]["dma_sync"], "0.5%"),
-        ("coherence.violations", s["coherence"]["violations"], "0")]
+        ("coherence.violations", s["coherence"]["violations"], "0"),
+        ("cpu.0.mpstat_soft_pct", s["cpu"][0]["mpstat_soft_pct"], "0.5"),
+        ("cpu.0.mpstat_idle_pct", s["cpu"][0]["mpstat_idle_pct"], "0.5"),
+        ("tasks.ksoftirqd/0.cpu_pct", task(s, "ksoftirqd/0"), "1"),
+        ("tasks.iperf3.cpu_pct", task(s, "iperf3"), "0.5")]
 for k, v, t in rows:
     print(f"{c} {k} {v} {t}")
 PY
