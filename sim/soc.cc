@@ -277,13 +277,8 @@ soc::frame_flight soc::flight(const netdev_snapshot& base) const
                            ns.udp_rcvbuf_errors + ns.udp_in_datagrams;
     frame_flight f;
     f.counted = (int64_t)m_source->stats().frames - (int64_t)fates;
-    const mem::phys_mem& pm = m_mem.mem;
-    const unsigned bd = m_enet->bd_bytes();
-    f.observed = m_enet->rx_fifo_frames(false) +
-                 m_enet->rx_ring_frames(
-                     [&](uint32_t pa) -> const uint8_t* { return pm.is_backed(pa, bd) ? pm.dram_view(pa) : nullptr; },
-                     false) +
-                 stack_backlog_len() + (unsigned)socket_queued();
+    f.observed = m_enet->rx_fifo_frames(false) + m_enet->rx_ring_frames(false) + stack_backlog_len() +
+                 (unsigned)socket_queued();
     return f;
 }
 

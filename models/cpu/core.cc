@@ -253,20 +253,15 @@ void core::irq_changed()
         const tick_t lat = m_clk.cycles(m_cfg.irq_latency_cycles);
         m_irq_raised_ps = now_ps();
         post_wake(m_irq_raised_ps + lat);
-        m_irq_watch.notify(from_ps(2 * lat + PS_PER_US));
     }
 }
 
 void core::irq_watch()
 {
-    const tick_t lat = m_clk.cycles(m_cfg.irq_latency_cycles);
     const tick_t late = now_ps() - m_irq_raised_ps;
-    if (!m_irq_level || m_in_irq || !m_irq_handler)
+    if (!m_irq_level || m_in_irq || !m_irq_handler || !m_idle_waiting ||
+        late <= m_clk.cycles(m_cfg.irq_latency_cycles))
         return;
-    if (!m_idle_waiting || late <= lat) {
-        m_irq_watch.notify(from_ps(lat + PS_PER_US));  // still on its way: look again
-        return;
-    }
     models::sim_log(models::log_level::error, name(),
                     "interrupt line asserted %.3f us ago while the core waits in idle: a lost wake-up in the core "
                     "model; the core is woken now",
@@ -274,25 +269,31 @@ void core::irq_watch()
     post_wake(now_ps());
 }
 
+// The wake-ups due by now leave m_wakes for m_last_due (the latest of them:
+// all the idle loop asks of them is whether one came after its last look).
+// Returns the earliest one still to come, NEVER if none.
+tick_t core::settle_wakes()
+{
+    const tick_t n = now_ps();
+    tick_t next = NEVER;
+    size_t k = 0;
+    for (tick_t t : m_wakes)
+        if (t > n) {
+            m_wakes[k++] = t;
+            next = std::min(next, t);
+        } else if (m_last_due == NEVER || t > m_last_due) {
+            m_last_due = t;
+        }
+    m_wakes.resize(k);
+    return next;
+}
+
 void core::post_wake(tick_t at_ps)
 {
     const tick_t n = now_ps();
-    if (at_ps < n)
-        at_ps = n;
-    // The ones already due collapse into the latest of them: all the idle
-    // loop asks of them is whether one came after its last look.
-    tick_t past = NO_WORK;
-    size_t k = 0;
-    for (tick_t t : m_wakes)
-        if (t >= n)
-            m_wakes[k++] = t;
-        else if (past == NO_WORK || t > past)
-            past = t;
-    m_wakes.resize(k);
-    if (past != NO_WORK)
-        m_wakes.push_back(past);
-    m_wakes.push_back(at_ps);
-    m_wake.notify(from_ps(at_ps - n));
+    settle_wakes();
+    m_wakes.push_back(std::max(at_ps, n));
+    m_wake.notify(from_ps(m_wakes.back() - n));
 }
 
 // A wake-up due at or after look_ps (when the idle loop last looked at the
@@ -300,28 +301,18 @@ void core::post_wake(tick_t at_ps)
 // in this time step, without the core waiting for it.
 bool core::wake_fired_since(tick_t look_ps)
 {
-    const tick_t n = now_ps();
-    for (tick_t t : m_wakes)
-        if (t >= look_ps && t <= n)
-            return true;
-    return false;
+    settle_wakes();
+    return m_last_due != NEVER && m_last_due >= look_ps;
 }
 
-// After a wake-up: forget the ones due by now and notify the earliest left.
+// After a wake-up: the ones due by now are seen, and the earliest one still
+// to come is notified again (sc_event kept only the earliest pending).
 void core::renotify_wakes()
 {
-    const tick_t n = now_ps();
-    tick_t next = NO_WORK;
-    size_t k = 0;
-    for (tick_t t : m_wakes)
-        if (t > n) {
-            m_wakes[k++] = t;
-            if (t < next)
-                next = t;
-        }
-    m_wakes.resize(k);
-    if (k)
-        m_wake.notify(from_ps(next - n));
+    const tick_t next = settle_wakes();
+    m_last_due = NEVER;
+    if (next != NEVER)
+        m_wake.notify(from_ps(next - now_ps()));
 }
 
 template <typename F> void core::hardirq(const char* name, cat c, F&& body)
@@ -558,6 +549,8 @@ void core::main()
         s_current = nullptr;
         if (!wake_fired_since(look_ps)) {
             m_idle_waiting = true;
+            if (m_irq_level && m_irq_handler)  // the guard looks once the latency has passed
+                m_irq_watch.notify(from_ps(2 * m_clk.cycles(m_cfg.irq_latency_cycles) + PS_PER_US));
             if (m_next_bg != NEVER)  // the background interrupt wakes the idle core
                 sc_core::wait(from_ps(m_next_bg > now_ps() ? m_next_bg - now_ps() : 0), m_wake);
             else

@@ -309,15 +309,17 @@ private:
     // discarded is notified again after the earlier one woke the core.
     std::vector<tick_t> m_wakes;
     bool m_idle_waiting = false;  // in the idle loop's wait for m_wake
-    // Guard: an asserted, unmasked interrupt line must wake an idle core
-    // within the interrupt latency; one that does not is a lost wake-up in
-    // this model, logged as an error (and the core woken).
-    sc_core::sc_event m_irq_watch;
-    tick_t m_irq_raised_ps = 0;
-    void irq_watch();
+    tick_t m_last_due = NEVER;  // the latest wake-up that has come due
+    tick_t settle_wakes();
     void post_wake(tick_t at_ps);
     bool wake_fired_since(tick_t look_ps);
     void renotify_wakes();
+    // Guard: a core that goes to wait in idle with its interrupt line
+    // asserted must be woken within the interrupt latency; one that is not
+    // is a lost wake-up in this model, logged as an error (and the core woken).
+    sc_core::sc_event m_irq_watch;
+    tick_t m_irq_raised_ps = 0;
+    void irq_watch();
     tick_t m_acct_mark = 0;  // time up to which accounting is closed
     cpu_stats m_stats{};
     code_trace m_trace;

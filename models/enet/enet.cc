@@ -824,18 +824,17 @@ unsigned enet::rx_fifo_frames(bool ov) const
 // ring registers still hold it.
 void enet::note_ring_discard()
 {
-    if (m_ring_peek)
-        m_stats.rx_ring_discarded += rx_ring_frames(m_ring_peek, false);
+    m_stats.rx_ring_discarded += rx_ring_frames(false);
 }
 
-unsigned enet::rx_ring_frames(const std::function<const uint8_t*(uint32_t pa)>& peek, bool ov) const
+unsigned enet::rx_ring_frames(bool ov) const
 {
-    if (!(m_ecr & ECR_ETHEREN) || !m_rdsr)
+    if (!(m_ecr & ECR_ETHEREN) || !m_rdsr || !m_ring_peek)
         return 0;
     unsigned n = 0;
     uint32_t a = m_rdsr;
     for (unsigned i = 0; i < 65536; i++) {  // a ring without W ends where memory does
-        const uint8_t* p = peek(a);
+        const uint8_t* p = m_ring_peek(a);
         if (!p)
             break;
         const bd b = decode_bd(p);

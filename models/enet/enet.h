@@ -96,12 +96,12 @@ public:
     // the frames an overrun truncated (drops already) instead of the others.
     unsigned rx_fifo_frames(bool ov) const;
     // Frames written to the RX ring (last BD back with E clear) that the
-    // driver has not given back yet, read from the ring in memory: peek
-    // returns the host bytes of the BD at a physical address, or null where
-    // memory holds no data (the walk stops there). ov as above.
-    unsigned rx_ring_frames(const std::function<const uint8_t*(uint32_t pa)>& peek, bool ov) const;
-    // The same peek, kept: at a MAC reset or ETHEREN clear the frames then in
-    // the ring are counted as rx_ring_discarded.
+    // driver has not given back yet, read from the ring in memory through the
+    // peek given to set_ring_peek (0 without one). ov as above. At a MAC reset
+    // or ETHEREN clear the frames then in the ring count as rx_ring_discarded.
+    unsigned rx_ring_frames(bool ov) const;
+    // peek returns the host bytes of the BD at a physical address, or null
+    // where memory holds no data (a ring walk stops there).
     void set_ring_peek(std::function<const uint8_t*(uint32_t pa)> peek) { m_ring_peek = std::move(peek); }
 
     // Descriptor codec, exposed for tests and for driver-side tools that build
