@@ -126,6 +126,22 @@ tick_t pl310::drained_at(tick_t t) const
     return m;
 }
 
+tick_t pl310::quiet_until(tick_t a) const
+{
+    if (m_inflight_max_end <= a)
+        return ~(tick_t)0;
+    if (drained_at(a) != a)
+        return a;
+    tick_t r = ~(tick_t)0;
+    for (const flight_list& l : m_inflight) {
+        auto it = std::upper_bound(l.v.begin() + (long)l.head, l.v.end(), a,
+                                   [](tick_t x, const flight& f) { return x < f.start; });
+        if (it != l.v.end())
+            r = std::min(r, it->start);
+    }
+    return r;
+}
+
 tick_t pl310::forward(tlm::tlm_generic_payload& gp, tick_t t)
 {
     if (m_noc)
@@ -384,46 +400,65 @@ tick_t pl310::reg_write_lines(uint32_t offset, uint64_t pa, unsigned n, tick_t t
     const unsigned lb = m_arr.line_bytes();
     const tick_t rw = m_clk.cycles(m_cfg.reg_write_cycles);
     const tick_t dur = m_clk.cycles(m_cfg.maint_line_cycles);
+    const unsigned pm = port_master(master);
     if (n == 0)
         return t;
-    // The first operation waits like any other; it ends at e.
+    // The first operation waits like any other. acc: when the latest one was
+    // accepted (it started); e: when it ends.
     tick_t acc = reg_write(offset, (uint32_t)pa, t, done, master);
-    const tick_t e = *done;
-    const unsigned pm = port_master(master);
-    // The following ones arrive while it runs and start back to back unless
-    // another master's booking or a transfer in flight is in the way.
-    bool fast = n > 1 && rw <= dur && acc + rw <= e && m_port.others_last_end(pm) <= e && m_port.debt(pm) == 0 &&
-                drained_at(e) == e;
-    if (fast && offset != pl310_reg::INV_LINE_PA) {
-        // A clean that writes back takes the slow path.
-        m_arr.for_each_resident(pa + lb, n - 1, [&](unsigned, int slot) { fast = fast && !m_arr.dirty(slot); });
+    tick_t e = *done;
+    unsigned k = 1;
+    while (k < n) {
+        // The next ones arrive while the latest runs (rw <= dur) and start
+        // back to back as long as no other master holds the ports during
+        // their slots, nothing is in flight when each starts, and (a clean)
+        // none writes back: count those, j of them.
+        unsigned j = 0;
+        if (rw <= dur && acc + rw <= e && m_port.debt(pm) == 0) {
+            const tick_t busy = m_port.others_next_busy(pm, e);
+            const tick_t fl = quiet_until(e);
+            uint64_t fit = busy == ~(tick_t)0 ? n : (busy - e) / dur;                  // slot ends by busy
+            if (fl != ~(tick_t)0)
+                fit = std::min<uint64_t>(fit, fl > e ? (fl - e + dur - 1) / dur : 0);  // starts before fl
+            j = (unsigned)std::min<uint64_t>(fit, n - k);
+            if (j && offset != pl310_reg::INV_LINE_PA)
+                m_arr.for_each_resident(pa + (uint64_t)k * lb, j, [&](unsigned i, int slot) {
+                    if (i < j && m_arr.dirty(slot))
+                        j = i;
+                });
+        }
+        if (j) {
+            const uint64_t a = pa + (uint64_t)k * lb;
+            m_port.commit(pm, e, dur * j, dur, true);
+            m_stats.maint_ps += dur * j;
+            if (offset == pl310_reg::INV_LINE_PA) {
+                m_stats.inv_line_ops += j;
+                m_arr.for_each_resident(a, j, [&](unsigned, int slot) {
+                    if (m_arr.dirty(slot))
+                        m_stats.dirty_lost++;
+                    m_arr.drop(slot);
+                });
+            } else if (offset == pl310_reg::CLEAN_LINE_PA) {
+                m_stats.clean_line_ops += j;
+            } else {
+                m_stats.clean_inv_line_ops += j;
+                m_arr.for_each_resident(a, j, [&](unsigned, int slot) { m_arr.drop(slot); });
+            }
+            // Each write arrived rw after the previous one was accepted and
+            // waited for the previous one's end.
+            m_stats.port_wait_ps += (e - acc - rw) + (dur - rw) * (j - 1);
+            acc = e + dur * (j - 1);
+            e += dur * j;
+            *done = e;
+            k += j;
+            if (k == n)
+                break;
+        }
+        acc = reg_write(offset, (uint32_t)(pa + (uint64_t)k * lb), acc, done, master);
+        e = *done;
+        k++;
     }
-    if (!fast) {
-        for (unsigned k = 1; k < n; k++)
-            acc = reg_write(offset, (uint32_t)(pa + (uint64_t)k * lb), acc, done, master);
-        return acc;
-    }
-    const unsigned m = n - 1;
-    const tick_t s1 = e;
-    m_port.commit(pm, s1, dur * m, dur, true);
-    m_stats.maint_ps += dur * m;
-    if (offset == pl310_reg::INV_LINE_PA) {
-        m_stats.inv_line_ops += m;
-        m_arr.for_each_resident(pa + lb, m, [&](unsigned, int slot) {
-            if (m_arr.dirty(slot))
-                m_stats.dirty_lost++;
-            m_arr.drop(slot);
-        });
-    } else if (offset == pl310_reg::CLEAN_LINE_PA) {
-        m_stats.clean_line_ops += m;
-    } else {
-        m_stats.clean_inv_line_ops += m;
-        m_arr.for_each_resident(pa + lb, m, [&](unsigned, int slot) { m_arr.drop(slot); });
-    }
-    // Each write arrived rw after the previous was accepted and waited for its end.
-    m_stats.port_wait_ps += (dur - rw) * m;
-    *done = s1 + dur * m;
-    return s1 + dur * (m - 1);
+    return acc;
 }
 
 uint32_t pl310::reg_read(uint32_t offset)

@@ -66,9 +66,10 @@ public:
                      uint8_t master = mem::MASTER_OTHER);
     // n writes of a by-PA line operation register for consecutive lines from
     // pa, each issued when the previous one was accepted: exactly the loop
-    // of Linux's l2c210_*_range. Same result as n reg_write() calls; when
-    // nothing else is booked on the ports and nothing is in flight, the n
-    // operations are booked as one block.
+    // of Linux's l2c210_*_range. Same result as n reg_write() calls: runs of
+    // operations during which no other master holds the ports, nothing is in
+    // flight and no clean writes back are booked as one block each; the
+    // operations between them take their turns one by one.
     tick_t reg_write_lines(uint32_t offset, uint64_t pa, unsigned n, tick_t t, tick_t* done,
                            uint8_t master = mem::MASTER_OTHER);
     uint32_t reg_read(uint32_t offset);
@@ -120,6 +121,9 @@ private:
     tick_t forward(tlm::tlm_generic_payload& gp, tick_t t);
     // Latest completion among fills/evictions started at or before t.
     tick_t drained_at(tick_t t) const;
+    // a when a fill or eviction is in flight at a; else the start of the first
+    // one after a (~0: none).
+    tick_t quiet_until(tick_t a) const;
     void note_inflight(tick_t start, tick_t end, uint8_t master);
 
     const l2_config m_cfg;

@@ -146,4 +146,19 @@ tick_t rr_port::others_last_end(unsigned m) const
     return r;
 }
 
+tick_t rr_port::others_next_busy(unsigned m, tick_t a) const
+{
+    tick_t r = ~(tick_t)0;
+    for (uint32_t live = m_live & ~(1u << m); live; live &= live - 1) {
+        const master& x = m_m[(unsigned)__builtin_ctz(live)];
+        if (x.v.size() == x.head || x.v.back().end <= a)
+            continue;
+        // The first envelope ending after a; the envelopes are disjoint and sorted.
+        auto it = std::partition_point(x.v.begin() + (long)x.head, x.v.end(),
+                                       [a](const env& e) { return e.end <= a; });
+        r = std::min(r, std::max(it->start, a));
+    }
+    return r;
+}
+
 } // namespace models

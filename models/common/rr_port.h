@@ -48,6 +48,9 @@ public:
 
     // End of the latest envelope of any master but m (0 if none).
     tick_t others_last_end(unsigned m) const;
+    // The first time >= a at which a master other than m holds the port
+    // (~0: none).
+    tick_t others_next_busy(unsigned m, tick_t a) const;
     tick_t debt(unsigned m) const { return m < m_m.size() ? m_m[m].debt : 0; }
     size_t live_envelopes(unsigned m) const { return m_m[m].v.size() - m_m[m].head; }
 

@@ -493,6 +493,56 @@ START_TEST(test_line_burst_equals_loop)
 }
 END_TEST
 
+// With another master's requests inside the range's time, the blocks around
+// them and the turns they take book what n reg_write calls book: the same
+// times, the same waits, the same occupancy left for that master.
+START_TEST(test_line_burst_with_other_master_equals_loop)
+{
+    // Two identical hierarchies: one takes the range call, one the loop (the
+    // second one's module names get a suffix).
+    sc_core::sc_report_handler::set_actions(sc_core::SC_ID_INSTANCE_EXISTS_, sc_core::SC_DO_NOTHING);
+    hierarchy h1(small_cfg(2)), h2(small_cfg(2));
+    elaborate();
+    const clock_domain l2clk(h1.l2.config().clock_hz);
+    const tick_t op = l2clk.cycles(h1.l2.config().maint_line_cycles);
+    const uint64_t a = BASE + 0x100000, w = BASE + 0x300000;
+    const tick_t t = 1000 * PS_PER_NS;
+    struct result {
+        tick_t acc, done, writer_next;
+        l2_stats st;
+    };
+    // Core 1 (running ahead) books two single-line writes inside the range
+    // first; then core 0's 63 operations start at t.
+    auto run = [&](hierarchy& h, bool block) {
+        line_writes(h, 1, w, 32, t + 10 * op);
+        line_writes(h, 1, w + 32, 32, t + 40 * op + op / 2);
+        tick_t done = 0, acc = t;
+        if (block) {
+            acc = h.l2.reg_write_lines(pl310_reg::INV_LINE_PA, a, 63, t, &done, mem::MASTER_CPU0);
+        } else {
+            for (int k = 0; k < 63; k++)
+                acc = h.l2.reg_write(pl310_reg::INV_LINE_PA, (uint32_t)(a + 32 * k), acc, &done, mem::MASTER_CPU0);
+        }
+        // Where core 1's next request now gets the port: its occupancy moved.
+        const tick_t next = line_writes(h, 1, w + 64, 32, t + 41 * op);
+        return result{acc, done, next, h.l2.stats()};
+    };
+    const result r1 = run(h1, true);
+    const result r2 = run(h2, false);
+    ck_assert_msg(r1.done > t + 63 * op, "the writer's requests took turns inside the range (%llu ps)",
+                  (unsigned long long)(r1.done - t));
+    ck_assert_uint_eq(r1.acc, r2.acc);
+    ck_assert_uint_eq(r1.done, r2.done);
+    ck_assert_uint_eq(r1.writer_next, r2.writer_next);
+    ck_assert_uint_eq(r1.st.inv_line_ops, 63);
+    ck_assert_uint_eq(r2.st.inv_line_ops, 63);
+    ck_assert_uint_eq(r1.st.maint_ps, r2.st.maint_ps);
+    ck_assert_uint_eq(r1.st.port_wait_ps, r2.st.port_wait_ps);
+    ck_assert_uint_eq(r1.st.drain_wait_ps, r2.st.drain_wait_ps);
+    ck_assert_uint_eq(r1.st.blocked_ps, r2.st.blocked_ps);
+}
+END_TEST
+
 Suite* suite_cache(void)
 {
     Suite* s = suite_create("cache");
@@ -507,6 +557,7 @@ Suite* suite_cache(void)
     tcase_add_test(tc, test_pl310_op_blocks_other_core);
     tcase_add_test(tc, test_range_helper_counts_2033);
     tcase_add_test(tc, test_line_burst_equals_loop);
+    tcase_add_test(tc, test_line_burst_with_other_master_equals_loop);
     tcase_add_test(tc, test_eviction_buffer_paces_dirty_victims);
     tcase_add_test(tc, test_maintenance_alternates_with_streaming_writer);
     tcase_add_test(tc, test_to_device_cleans);
