@@ -408,18 +408,25 @@ tick_t pl310::reg_write_lines(uint32_t offset, uint64_t pa, unsigned n, tick_t t
     tick_t acc = reg_write(offset, (uint32_t)pa, t, done, master);
     tick_t e = *done;
     unsigned k = 1;
+    // The latest one-by-one operation started later than it could have: it
+    // took its turn behind another master, which then most likely holds the
+    // ports again at once, so the next one goes one by one without looking
+    // for a run (a speed choice only: one by one is always exact).
+    bool contended = false;
     while (k < n) {
         // The next ones arrive while the latest runs (rw <= dur) and start
         // back to back as long as no other master holds the ports during
         // their slots, nothing is in flight when each starts, and (a clean)
         // none writes back: count those, j of them.
         unsigned j = 0;
-        if (rw <= dur && acc + rw <= e && m_port.debt(pm) == 0) {
+        if (!contended && rw <= dur && acc + rw <= e && m_port.debt(pm) == 0) {
             const tick_t busy = m_port.others_next_busy(pm, e);
-            const tick_t fl = quiet_until(e);
-            uint64_t fit = busy == ~(tick_t)0 ? n : (busy - e) / dur;                  // slot ends by busy
-            if (fl != ~(tick_t)0)
-                fit = std::min<uint64_t>(fit, fl > e ? (fl - e + dur - 1) / dur : 0);  // starts before fl
+            uint64_t fit = busy == ~(tick_t)0 ? n : (busy - e) / dur;  // slot ends by busy
+            if (fit) {
+                const tick_t fl = quiet_until(e);
+                if (fl != ~(tick_t)0)
+                    fit = std::min<uint64_t>(fit, fl > e ? (fl - e + dur - 1) / dur : 0);  // starts before fl
+            }
             j = (unsigned)std::min<uint64_t>(fit, n - k);
             if (j && offset != pl310_reg::INV_LINE_PA)
                 m_arr.for_each_resident(pa + (uint64_t)k * lb, j, [&](unsigned i, int slot) {
@@ -454,7 +461,9 @@ tick_t pl310::reg_write_lines(uint32_t offset, uint64_t pa, unsigned n, tick_t t
             if (k == n)
                 break;
         }
+        const tick_t ready = std::max(e, acc + rw);
         acc = reg_write(offset, (uint32_t)(pa + (uint64_t)k * lb), acc, done, master);
+        contended = acc > ready;
         e = *done;
         k++;
     }
