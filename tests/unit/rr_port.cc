@@ -89,6 +89,23 @@ START_TEST(test_later_envelopes_move_too)
 }
 END_TEST
 
+START_TEST(test_others_next_busy)
+{
+    rr_port p(3);
+    p.commit(2, 100, 40, 10, false);
+    p.commit(2, 500, 40, 10, false);
+    p.commit(1, 300, 20, 20, true);
+    const tick_t none = ~(tick_t)0;
+    ck_assert_uint_eq(p.others_next_busy(0, 0), 100);
+    ck_assert_uint_eq(p.others_next_busy(0, 120), 120);  // inside an envelope: at once
+    ck_assert_uint_eq(p.others_next_busy(0, 140), 300);  // an envelope's end is free
+    ck_assert_uint_eq(p.others_next_busy(0, 320), 500);
+    ck_assert_uint_eq(p.others_next_busy(0, 540), none);
+    ck_assert_uint_eq(p.others_next_busy(2, 0), 300);  // its own envelopes do not count
+    ck_assert_uint_eq(p.others_next_busy(1, 200), 500);
+}
+END_TEST
+
 Suite* suite_rr_port(void)
 {
     Suite* s = suite_create("rr_port");
@@ -98,6 +115,7 @@ Suite* suite_rr_port(void)
     tcase_add_test(tc, test_backlogged_masters_alternate);
     tcase_add_test(tc, test_block_has_slot_granularity);
     tcase_add_test(tc, test_later_envelopes_move_too);
+    tcase_add_test(tc, test_others_next_busy);
     suite_add_tcase(s, tc);
     return s;
 }
