@@ -137,15 +137,6 @@ void rr_port::commit(unsigned m, tick_t s, tick_t hold, tick_t slot, bool maint)
     prune(me, s);
 }
 
-tick_t rr_port::others_last_end(unsigned m) const
-{
-    tick_t r = 0;
-    for (unsigned x = 0; x < m_m.size(); x++)
-        if (x != m && m_m[x].v.size() > m_m[x].head)
-            r = std::max(r, m_m[x].v.back().end);
-    return r;
-}
-
 tick_t rr_port::others_next_busy(unsigned m, tick_t a) const
 {
     tick_t r = ~(tick_t)0;

@@ -46,8 +46,6 @@ public:
     // the port while it stalls). Clears m's debt.
     void commit(unsigned m, tick_t s, tick_t hold, tick_t slot, bool maint);
 
-    // End of the latest envelope of any master but m (0 if none).
-    tick_t others_last_end(unsigned m) const;
     // The first time >= a at which a master other than m holds the port
     // (~0: none).
     tick_t others_next_busy(unsigned m, tick_t a) const;
