@@ -8,8 +8,9 @@
  *    in the pool's NAPI context) and a ptr_ring of pool_size entries
  *    (1024 if 0, at most 16384: page_pool_init);
  *  - page_pool_alloc_pages takes from the cache; an empty cache is refilled
- *    from the ring, up to PP_ALLOC_CACHE_REFILL (64) pages
- *    (page_pool_refill_alloc_cache); an empty ring means the page allocator:
+ *    from the ring, up to PP_ALLOC_CACHE_REFILL (64) pages, without the
+ *    ring's lock (page_pool_refill_alloc_cache: __ptr_ring_consume; the
+ *    producers lock); an empty ring means the page allocator:
  *    a bulk of 64 order-0 pages, each mapped with DMA_ATTR_SKIP_CPU_SYNC
  *    (PP_FLAG_DMA_MAP) and synced for the device over max_len bytes from
  *    offset (PP_FLAG_DMA_SYNC_DEV) (__page_pool_alloc_pages_slow,
@@ -132,10 +133,12 @@ struct page_pool {
 		unsigned int count;
 		struct page *cache[PP_ALLOC_CACHE_SIZE];
 	} alloc;
-	struct {			/* the ptr_ring: FIFO of size entries */
+	struct {			/* the ptr_ring: size slots, NULL when free */
 		struct page **queue;
-		unsigned int size, head, count;	/* head: next to consume */
-		spinlock_t lock;
+		unsigned int size;
+		unsigned int producer;	/* next slot to fill (under lock) */
+		unsigned int consumer;	/* next slot to take (the pool's NAPI context) */
+		spinlock_t lock;	/* the producers' lock */
 	} ring;
 	u32 hold_cnt, release_cnt;	/* pages taken from / given back to the page allocator */
 };
@@ -209,28 +212,48 @@ static void pool_return_page(struct page_pool *pool, struct page *page)
 		pool_free(pool);
 }
 
+/* The ring as the kernel's ptr_ring keeps it: a slot is full while it
+ * holds a page, so producer and consumer share no counter. Producers take
+ * the lock (page_pool_recycle_in_ring); the pool's NAPI context is the only
+ * consumer and takes pages without it (page_pool_refill_alloc_cache:
+ * __ptr_ring_consume); page_pool_destroy's emptying locks
+ * (ptr_ring_consume_bh). The consumer frees each slot as it takes it (the
+ * kernel frees them in batches). */
 static bool ring_produce(struct page_pool *pool, struct page *page)
 {
 	bool ok;
 	spin_lock(&pool->ring.lock);
-	ok = pool->ring.count < pool->ring.size;
+	ok = !pool->ring.queue[pool->ring.producer];
 	if (ok) {
-		pool->ring.queue[(pool->ring.head + pool->ring.count) % pool->ring.size] = page;
-		pool->ring.count++;
+		pool->ring.queue[pool->ring.producer] = page;
+		if (++pool->ring.producer >= pool->ring.size)
+			pool->ring.producer = 0;
 	}
 	spin_unlock(&pool->ring.lock);
 	return ok;
 }
 
+static bool ring_empty(const struct page_pool *pool)
+{
+	return !READ_ONCE(pool->ring.queue[pool->ring.consumer]);
+}
+
+static struct page *ring_consume_unlocked(struct page_pool *pool)
+{
+	struct page *page = pool->ring.queue[pool->ring.consumer];
+	if (page) {
+		pool->ring.queue[pool->ring.consumer] = NULL;
+		if (++pool->ring.consumer >= pool->ring.size)
+			pool->ring.consumer = 0;
+	}
+	return page;
+}
+
 static struct page *ring_consume(struct page_pool *pool)
 {
-	struct page *page = NULL;
+	struct page *page;
 	spin_lock(&pool->ring.lock);
-	if (pool->ring.count) {
-		page = pool->ring.queue[pool->ring.head];
-		pool->ring.head = (pool->ring.head + 1) % pool->ring.size;
-		pool->ring.count--;
-	}
+	page = ring_consume_unlocked(pool);
 	spin_unlock(&pool->ring.lock);
 	return page;
 }
@@ -240,12 +263,12 @@ static struct page *ring_consume(struct page_pool *pool)
 static struct page *pool_refill_alloc_cache(struct page_pool *pool)
 {
 	struct page *page;
-	if (!READ_ONCE(pool->ring.count)) {
+	if (ring_empty(pool)) {
 		stats()->pp_alloc_empty++;
 		return NULL;
 	}
 	do {
-		page = ring_consume(pool);
+		page = ring_consume_unlocked(pool);
 		if (!page)
 			break;
 		pool->alloc.cache[pool->alloc.count++] = page;
