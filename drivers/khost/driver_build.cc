@@ -25,7 +25,7 @@ namespace khost {
 
 const char* driver_cflags()
 {
-    return "-std=gnu11 -O2 -g -fPIC -fno-builtin -fno-common -fno-omit-frame-pointer "
+    return "-std=gnu11 -O2 -g -fPIC -fno-plt -fno-builtin -fno-common -fno-omit-frame-pointer "
            "-fsanitize=thread -fsanitize-coverage=trace-pc -Wall";
 }
 
