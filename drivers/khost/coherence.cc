@@ -89,8 +89,10 @@ void coherence_checker::drop_line(uint64_t l, line_state& st)
 {
     if (l - m_base_line < m_win_lines)
         st.live = false;
-    else
+    else {
         m_far.erase(l);
+        m_far_site.erase(l);
+    }
 }
 
 // Calls f(l, st) for lines first..last in order, st their slot: with
@@ -241,6 +243,16 @@ void coherence_checker::for_each_mapping(
 
 coherence_checker::mapping* coherence_checker::find_mapping(uint64_t pa)
 {
+    // While no two live mappings ever shared a line, the live mappings are
+    // line-disjoint and their lines' states name them: the one containing
+    // pa, if any, is the state's (the map walk below gives the same answer).
+    if (!m_lines_shared) {
+        const line_state* st = line(pa >> LINE_SHIFT);
+        if (!st)
+            return nullptr;
+        mapping& m = m_maps[st->map];
+        return m.live && pa >= m.pa && pa < m.pa + m.size ? &m : nullptr;
+    }
     auto it = m_by_pa.upper_bound(pa);
     if (it == m_by_pa.begin())
         return nullptr;
@@ -346,6 +358,7 @@ void coherence_checker::on_dma(int op, uint64_t pa, uint64_t size, int dir, cons
                    "dma_map_single of dma_alloc_coherent memory (the kernel sees a vmalloc-area address)");
         for (uint64_t l = first; l <= last; l++)
             if (line(l)) {
+                m_lines_shared = true;
                 const mapping* o = find_mapping(l << LINE_SHIFT);
                 // As kernel/dma/debug.c (active_cacheline_insert): when
                 // neither mapping lets the device write, the CPU cannot
@@ -366,8 +379,9 @@ void coherence_checker::on_dma(int op, uint64_t pa, uint64_t size, int dir, cons
         const uint32_t idx = (uint32_t)m_maps.size();
         m_maps.push_back({pa, size, dir, site});
         m_by_pa[pa] = idx;
-        walk<true>(first, last, [&](uint64_t, line_state* st) {
+        walk<true>(first, last, [&](uint64_t l, line_state* st) {
             *st = line_state{idx};
+            write_site(l) = nullptr;
             // DMA_ATTR_SKIP_CPU_SYNC: nothing handed over yet; a
             // sync_for_device gives the device its part (a page pool's
             // [offset, offset + max_len)).
@@ -455,9 +469,11 @@ void coherence_checker::on_dma(int op, uint64_t pa, uint64_t size, int dir, cons
     // state: it gets a fresh one (mapping 0's index), as the hash map's
     // operator[] gave it.
     if (to_cpu)
-        walk<true>(first, std::min(last, lim), [&](uint64_t, line_state* st) {
-            if (!st->live)
+        walk<true>(first, std::min(last, lim), [&](uint64_t l, line_state* st) {
+            if (!st->live) {
                 *st = line_state{0, false, false, false, true};
+                write_site(l) = nullptr;
+            }
             if (!st->cpu_owned) {
                 st->cpu_owned = true;
                 m->cpu_lines++;
@@ -466,9 +482,11 @@ void coherence_checker::on_dma(int op, uint64_t pa, uint64_t size, int dir, cons
                 st->dev_written = false;  // invalidated: the CPU now reads DRAM
         });
     else
-        walk<true>(first, std::min(last, lim), [&](uint64_t, line_state* st) {
-            if (!st->live)
+        walk<true>(first, std::min(last, lim), [&](uint64_t l, line_state* st) {
+            if (!st->live) {
                 *st = line_state{0, false, false, false, true};
+                write_site(l) = nullptr;
+            }
             if (st->cpu_owned) {
                 st->cpu_owned = false;
                 m->cpu_lines--;
@@ -503,7 +521,7 @@ void coherence_checker::on_cpu(uint64_t pa, uint64_t len, bool write, const void
                 m_stats.touched_bytes += end - a;
             }
             if (write) {
-                st.last_write_site = site;
+                write_site(l) = site;
                 st.cpu_owned_write = true;
             }
         } else if (m_fault) {
@@ -532,7 +550,7 @@ void coherence_checker::dram_write(uint64_t pa, unsigned len, uint8_t master)
             st.dev_written = true;
             st.cpu_owned_write = false;
         } else if (!st.cpu_owned && st.dev_written) {
-            report(cv_kind::lost_dma_data, l << LINE_SHIFT, &m, st.last_write_site,
+            report(cv_kind::lost_dma_data, l << LINE_SHIFT, &m, write_site(l),
                    "a dirty CPU line was written back over device data");
         }
     }

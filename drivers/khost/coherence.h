@@ -207,7 +207,6 @@ private:
         bool dev_written = false;  // device wrote since the CPU last invalidated
         bool cpu_owned_write = false;  // the CPU wrote since the device's last write
         bool live = false;         // the slot holds a line of a mapping (else: free)
-        const void* last_write_site = nullptr;
     };
     // Line states by absolute line number (pa >> 5). Inside the backed
     // window: one table entry per 4-KiB page, each a chunk of the page's 128
@@ -219,8 +218,11 @@ private:
     // can pass to a newer overlapping mapping. Lines past the window (a
     // mapping running off its end) go to a hash map.
     static constexpr unsigned CHUNK_SHIFT = 7;  // lines per chunk: 4 KiB / 32 B
+    // The sites apart from the states: walks and the device side touch only
+    // the states (8 B a line), the site is written by CPU stores alone.
     struct line_chunk {
         line_state s[1u << CHUNK_SHIFT];
+        const void* site[1u << CHUNK_SHIFT] = {};  // last CPU store to the line
     };
     // The state of line l, or nullptr if no mapping holds it.
     line_state* line(uint64_t l)
@@ -234,6 +236,14 @@ private:
         return far_line(l);
     }
     line_state* far_line(uint64_t l);
+    // The last CPU store's site of a line that has a state (see line()).
+    const void*& write_site(uint64_t l)
+    {
+        const uint64_t i = l - m_base_line;
+        if (i < m_win_lines)
+            return m_chunks[i >> CHUNK_SHIFT]->site[i & ((1u << CHUNK_SHIFT) - 1)];
+        return m_far_site[l];
+    }
     // Frees line l's slot.
     void drop_line(uint64_t l, line_state& st);
     template <bool alloc, class F>
@@ -259,8 +269,10 @@ private:
     uint64_t m_base_line, m_win_lines;                   // the window in lines
     std::vector<std::unique_ptr<line_chunk>> m_chunks;   // by page of the window
     std::unordered_map<uint64_t, line_state> m_far;      // lines past the window
+    std::unordered_map<uint64_t, const void*> m_far_site;  // and their write sites
     std::vector<mapping> m_maps;
     std::map<uint64_t, uint32_t> m_by_pa;  // mapping start -> index
+    bool m_lines_shared = false;           // a mapping was made over a line another one held
     std::map<uint64_t, uint32_t> m_dead_by_pa;  // unmapped mapping start -> index (last one)
     std::map<uint64_t, coherent> m_coherent;   // live dma_alloc_coherent by handle
     std::map<std::pair<int, const void*>, size_t> m_seen;  // (kind | rule << 8, site)
