@@ -368,6 +368,12 @@ static inline tick_t l1_access(core& c, uint64_t pa, size_t size, bool write)
     return write ? c.l1().write(pa, (unsigned)size, c.now()) : c.l1().read(pa, (unsigned)size, c.now());
 }
 
+// The same for an address known to be cacheable.
+static inline tick_t l1_access_cached(core& c, uint64_t pa, size_t size, bool write)
+{
+    return c.l1().access_cached(pa, (unsigned)size, write, c.now());
+}
+
 // Device-shared memory: see the device's latest writes, in time.
 __attribute__((noinline)) void kernel::access_uncached(core& c, uint64_t pa, size_t size, bool write)
 {
@@ -379,7 +385,7 @@ __attribute__((noinline)) void kernel::access_uncached(core& c, uint64_t pa, siz
 
 __attribute__((noinline)) void kernel::access_tracked(core& c, uint64_t pa, size_t size, bool write, const void* site)
 {
-    const tick_t lat = l1_access(c, pa, size, write);
+    const tick_t lat = l1_access_cached(c, pa, size, write);
     m_checker->on_cpu(pa, size, write, site);
     charge_cached(c, lat);
 }
@@ -395,7 +401,7 @@ void kernel::access(core& c, uint64_t pa, size_t size, bool write, const void* s
         return access_uncached(c, pa, size, write);
     if (m_checker->tracked_ends(pa, size))
         return access_tracked(c, pa, size, write, site);
-    charge_cached(c, l1_access(c, pa, size, write));
+    charge_cached(c, l1_access_cached(c, pa, size, write));
 }
 
 // Lines of [p, p+n) in simulated memory, each touched once through the L1.

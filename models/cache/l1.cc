@@ -196,6 +196,11 @@ inline tick_t l1_cache::access_bytes(uint64_t pa, unsigned len, bool write, tick
 {
     if (m_mem.is_uncached(pa))
         return uncached(pa, len, write, t);
+    return access_cached(pa, len, write, t);
+}
+
+tick_t l1_cache::access_cached(uint64_t pa, unsigned len, bool write, tick_t t)
+{
     tick_t lat = 0;
     const uint64_t last = (pa + (len ? len : 1) - 1) & m_line_mask;
     for (uint64_t l = pa & m_line_mask; l <= last; l += m_arr.line_bytes())

@@ -67,6 +67,9 @@ public:
     // caller stores into W (phys_mem::cpu_view). len may cross lines.
     tick_t read(uint64_t pa, unsigned len, tick_t t);
     tick_t write(uint64_t pa, unsigned len, tick_t t);
+    // read() or write() of an address the caller knows is cacheable
+    // (!phys_mem::is_uncached(pa)).
+    tick_t access_cached(uint64_t pa, unsigned len, bool write, tick_t t);
     tick_t maint(l1_op op, uint64_t pa, tick_t t);
     // The same operation on n consecutive lines from pa (the loop of
     // v7_dma_*_range); returns the total latency.

@@ -1,4 +1,5 @@
 #include "mem/phys_mem.h"
+#include <algorithm>
 #include <stdexcept>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -42,6 +43,10 @@ void phys_mem::map_uncached(uint64_t pa, uint64_t len)
     if (p == MAP_FAILED)
         throw std::runtime_error("phys_mem: cannot alias the uncached range");
     m_uncached.emplace_back(pa, len);
+    const uint64_t lo = m_uncached.size() == 1 ? pa : std::min(m_unc_lo, pa);
+    const uint64_t hi = m_uncached.size() == 1 ? pa + len : std::max(m_unc_lo + m_unc_span, pa + len);
+    m_unc_lo = lo;
+    m_unc_span = hi - lo;
 }
 
 void phys_mem::dram_read(uint64_t pa, uint8_t* out, unsigned len) const
