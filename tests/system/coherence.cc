@@ -147,6 +147,46 @@ START_TEST(test_api_misuse_and_shared_line)
 }
 END_TEST
 
+// The mapping a sync names: found through the line's state while no two
+// mappings ever shared a line, through the mapping starts after one did.
+// Both ways give the same rules for the same syncs; the second round would
+// differ if the line states were still trusted (a line a shared mapping
+// dropped gets a fresh state naming mapping 0, here another buffer).
+START_TEST(test_sync_lookup_before_and_after_a_shared_line)
+{
+    mem::phys_mem pm{mem::phys_mem_config{}};
+    const uint64_t B = 0x10000000, A = B + 0x2000;  // A: 250 B, lines A..A+0xE0
+    khost::coherence_checker chk(pm, [](uint64_t, uint64_t*, uint64_t*) { return false; });
+    const void* site = (const void*)&test_sync_lookup_before_and_after_a_shared_line;
+    auto count = [&](khost::api_rule r) {
+        uint64_t n = 0;
+        for (const auto& v : chk.violations())
+            n += v.rule == r ? v.count : 0;
+        return n;
+    };
+    auto syncs = [&]() {
+        chk.on_dma(SIMHOST_DMA_SYNC_CPU, A, 64, 2, site);         // inside A
+        chk.on_dma(SIMHOST_DMA_SYNC_CPU, A + 0xF0, 16, 2, site);  // starts in A, ends past it
+        chk.on_dma(SIMHOST_DMA_SYNC_CPU, A + 0xFC, 2, 2, site);   // A's last line, past its end
+        chk.on_dma(SIMHOST_DMA_SYNC_CPU, A - 0x20, 4, 2, site);   // the line before A
+        chk.on_dma(SIMHOST_DMA_SYNC_DEVICE, A, 250, 2, site);
+    };
+    chk.on_dma(SIMHOST_DMA_MAP, B + 0x8000, 64, 2, site);  // mapping 0
+    chk.on_dma(SIMHOST_DMA_MAP, A, 250, 2, site);
+    syncs();
+    ck_assert_uint_eq(count(khost::api_rule::sync_outside), 1);
+    ck_assert_uint_eq(count(khost::api_rule::sync_not_mapped), 2);
+    ck_assert_uint_eq(count(khost::api_rule::map_overlap), 0);
+    // A second mapping over A's last line, unmapped again: that line loses its state.
+    chk.on_dma(SIMHOST_DMA_MAP, A + 0xE0, 32, 2, site);
+    chk.on_dma(SIMHOST_DMA_UNMAP, A + 0xE0, 32, 2, site);
+    ck_assert_uint_eq(count(khost::api_rule::map_overlap), 1);
+    syncs();
+    ck_assert_uint_eq(count(khost::api_rule::sync_outside), 2);
+    ck_assert_uint_eq(count(khost::api_rule::sync_not_mapped), 4);
+}
+END_TEST
+
 // From the command line: --strict-coherence turns a violation into exit 1,
 // the summary lists it with its kind and driver site.
 START_TEST(test_strict_coherence_cli)
@@ -180,6 +220,7 @@ Suite* suite_coherence(void)
     tcase_add_test(tc, test_balanced_clean_on_a9);
     tcase_add_test(tc, test_balanced_clean_on_a53);
     tcase_add_test(tc, test_api_misuse_and_shared_line);
+    tcase_add_test(tc, test_sync_lookup_before_and_after_a_shared_line);
     tcase_add_test(tc, test_strict_coherence_cli);
     suite_add_tcase(s, tc);
     add_memcheck_tests(s);
