@@ -97,15 +97,30 @@ tick_t l1_cache::fill(int slot, uint64_t lpa, tick_t t)
     return done;
 }
 
-tick_t l1_cache::access_line(uint64_t lpa, bool is_write, tick_t t)
+// The hit path stays small (it is most of the calls); the rest out of line.
+inline tick_t l1_cache::access_line(uint64_t lpa, bool is_write, tick_t t)
 {
-    int slot = m_arr.find(lpa);
+    const int slot = m_arr.find(lpa);
     if (slot >= 0) {
-        m_arr.touch(slot);
-        if (!is_write) {
-            m_stats.read_hits++;
+        const uint8_t f = m_arr.flags(slot);
+        if (!is_write || !(f & LINE_SHARED)) {
+            m_arr.touch(slot);
+            if (is_write) {
+                m_stats.write_hits++;
+                m_arr.set_flags(slot, f | LINE_DIRTY);
+            } else {
+                m_stats.read_hits++;
+            }
             return m_hit;
         }
+    }
+    return access_line_slow(lpa, slot, is_write, t);
+}
+
+__attribute__((noinline)) tick_t l1_cache::access_line_slow(uint64_t lpa, int slot, bool is_write, tick_t t)
+{
+    if (slot >= 0) {
+        m_arr.touch(slot);
         m_stats.write_hits++;
         tick_t lat = m_hit;
         uint8_t f = m_arr.flags(slot);

@@ -120,6 +120,8 @@ public:
 private:
     void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
     tick_t access_line(uint64_t lpa, bool is_write, tick_t t);
+    // access_line past a hit: a store to a shared line (slot >= 0) or a miss (slot < 0).
+    tick_t access_line_slow(uint64_t lpa, int slot, bool is_write, tick_t t);
     tick_t uncached(uint64_t pa, unsigned len, bool is_write, tick_t t);
     tick_t access_bytes(uint64_t pa, unsigned len, bool write, tick_t t);
     // Fill lpa into slot from the PL310 at t; returns when the data is there.
