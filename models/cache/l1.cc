@@ -119,22 +119,17 @@ inline tick_t l1_cache::access_line(uint64_t lpa, bool is_write, tick_t t)
 
 __attribute__((noinline)) tick_t l1_cache::access_line_slow(uint64_t lpa, int slot, bool is_write, tick_t t)
 {
-    if (slot >= 0) {
+    if (slot >= 0) {  // a store to a shared line: the other copies go
         m_arr.touch(slot);
         m_stats.write_hits++;
-        tick_t lat = m_hit;
-        uint8_t f = m_arr.flags(slot);
-        if (f & LINE_SHARED) {
-            for (l1_cache* p : m_scu.l1s()) {
-                int ps = p == this ? -1 : p->snoop_find(lpa);
-                if (ps >= 0 && p->snoop_take(ps))
-                    f |= LINE_DIRTY;
-            }
-            f &= ~LINE_SHARED;
-            lat = m_c2c;
+        uint8_t f = m_arr.flags(slot) & ~LINE_SHARED;
+        for (l1_cache* p : m_scu.l1s()) {
+            int ps = p == this ? -1 : p->snoop_find(lpa);
+            if (ps >= 0 && p->snoop_take(ps))
+                f |= LINE_DIRTY;
         }
         m_arr.set_flags(slot, f | LINE_DIRTY);
-        return lat;
+        return m_c2c;
     }
 
     // Miss: another L1 may hold the line (its data is already in W).

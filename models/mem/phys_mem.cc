@@ -43,10 +43,8 @@ void phys_mem::map_uncached(uint64_t pa, uint64_t len)
     if (p == MAP_FAILED)
         throw std::runtime_error("phys_mem: cannot alias the uncached range");
     m_uncached.emplace_back(pa, len);
-    const uint64_t lo = m_uncached.size() == 1 ? pa : std::min(m_unc_lo, pa);
-    const uint64_t hi = m_uncached.size() == 1 ? pa + len : std::max(m_unc_lo + m_unc_span, pa + len);
-    m_unc_lo = lo;
-    m_unc_span = hi - lo;
+    m_unc_lo = std::min(m_unc_lo, pa);
+    m_unc_hi = std::max(m_unc_hi, pa + len);
 }
 
 void phys_mem::dram_read(uint64_t pa, uint8_t* out, unsigned len) const

@@ -54,10 +54,8 @@ public:
     void map_uncached(uint64_t pa, uint64_t len);
     bool is_uncached(uint64_t pa) const
     {
-        if (pa - m_unc_lo >= m_unc_span)  // outside every range (the test of nearly every access)
+        if (pa < m_unc_lo || pa >= m_unc_hi)  // outside every range (the test of nearly every access)
             return false;
-        if (m_uncached.size() == 1)
-            return true;
         for (const auto& r : m_uncached)
             if (pa - r.first < r.second)
                 return true;
@@ -74,7 +72,7 @@ private:
     uint8_t* m_d = nullptr;
     uint8_t* m_w = nullptr;
     std::vector<std::pair<uint64_t, uint64_t>> m_uncached;  // (start, len)
-    uint64_t m_unc_lo = 0, m_unc_span = 0;                  // [lo, lo + span): the ranges' hull
+    uint64_t m_unc_lo = ~0ull, m_unc_hi = 0;                // [lo, hi): the ranges' hull (empty: lo > hi)
 };
 
 } // namespace models::mem
