@@ -23,7 +23,7 @@ const rr_port::env* rr_port::containing(const master& x, tick_t s) const
     return s < it->end ? &*it : nullptr;
 }
 
-rr_port::grant_info rr_port::grant(unsigned m, tick_t t)
+rr_port::grant_info rr_port::grant_contended(unsigned m, tick_t t)
 {
     grant_info g;
     tick_t s = t + m_m[m].debt;
@@ -91,11 +91,8 @@ void rr_port::displace(master& x, tick_t s, tick_t until)
     x.debt += shift;
 }
 
-void rr_port::prune(master& x, tick_t t)
+void rr_port::prune_old(master& x, tick_t lim)
 {
-    if (t <= m_horizon)
-        return;
-    const tick_t lim = t - m_horizon;
     while (x.head < x.v.size() && x.v[x.head].end < lim)
         x.head++;
     if (x.head > 64 && x.head * 2 > x.v.size()) {

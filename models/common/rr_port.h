@@ -40,7 +40,25 @@ public:
         bool behind_maint = false;     // that slot was maintenance
     };
     // When a request of master m arriving at t gets the port (debt included).
-    grant_info grant(unsigned m, tick_t t);
+    grant_info grant(unsigned m, tick_t t)
+    {
+        // Common case: nothing of its own or of another master's is booked
+        // at or after its arrival.
+        const tick_t s = t + m_m[m].debt;
+        const master& me = m_m[m];
+        if (me.v.size() == me.head || me.v.back().end <= s) {
+            uint32_t live = m_live & ~(1u << m);
+            for (; live; live &= live - 1)
+                if (m_m[(unsigned)__builtin_ctz(live)].v.back().end > s)
+                    break;
+            if (!live) {
+                grant_info g;
+                g.start = s;
+                return g;
+            }
+        }
+        return grant_contended(m, t);
+    }
     // Book [s, s + hold) for m (s from grant()); requests of `slot` ps each
     // (hold may be several back-to-back requests, or one request that holds
     // the port while it stalls). Clears m's debt.
@@ -66,8 +84,15 @@ private:
     };
     // Envelope of x containing time s, or nullptr.
     const env* containing(const master& x, tick_t s) const;
+    grant_info grant_contended(unsigned m, tick_t t);
     void displace(master& x, tick_t s, tick_t until);
-    void prune(master& x, tick_t t);
+    // Forget x's envelopes that ended before t - horizon.
+    void prune(master& x, tick_t t)
+    {
+        if (t > m_horizon && x.head < x.v.size() && x.v[x.head].end < t - m_horizon)
+            prune_old(x, t - m_horizon);
+    }
+    void prune_old(master& x, tick_t lim);
 
     std::vector<master> m_m;
     uint32_t m_live = 0;  // masters that have booked (bit per master)

@@ -3,11 +3,8 @@
 
 namespace models {
 
-void timeline::prune(tick_t t)
+void timeline::prune_old(tick_t lim)
 {
-    if (t <= m_horizon || m_head == m_iv.size() || m_iv[m_head].end >= t - m_horizon)
-        return;
-    const tick_t lim = t - m_horizon;
     while (m_head < m_iv.size() && m_iv[m_head].end < lim)
         m_head++;
     if (m_head > 64 && m_head * 2 > m_iv.size()) {
@@ -39,9 +36,8 @@ tick_t timeline::free_at_booked(tick_t t) const
     return t;
 }
 
-tick_t timeline::book(tick_t t, tick_t dur)
+tick_t timeline::book_before_last(tick_t t, tick_t dur)
 {
-    prune(t);
     size_t i = first_ending_after(t);
     tick_t s = t;
     const tick_t need = dur ? dur : 1;  // a zero-length request still needs an idle instant

@@ -23,9 +23,31 @@ public:
 
     // Reserve dur ps at the first time >= t the resource is free for that long.
     // Returns the start time. dur == 0 returns the first idle time >= t.
-    tick_t book(tick_t t, tick_t dur);
+    tick_t book(tick_t t, tick_t dur)
+    {
+        prune(t);
+        const size_t n = m_iv.size();
+        if (n != m_head && m_iv[n - 1].end > t)
+            return book_before_last(t, dur);
+        // At or after the latest booking.
+        if (dur == 0)
+            return t;
+        if (n != m_head && m_iv[n - 1].end == t)
+            m_iv[n - 1].end = t + dur;
+        else
+            m_iv.push_back(iv{t, t + dur});
+        return t;
+    }
     // First time >= t not covered by a booking.
-    tick_t free_at(tick_t t) const { return last_end() <= t ? t : free_at_booked(t); }
+    tick_t free_at(tick_t t) const
+    {
+        if (m_iv.size() == m_head)
+            return t;
+        const iv& last = m_iv.back();
+        if (last.end <= t)
+            return t;
+        return last.start <= t ? last.end : free_at_booked(t);  // intervals never touch
+    }
     // End of the latest booking (0 if none).
     tick_t last_end() const { return m_iv.size() > m_head ? m_iv.back().end : 0; }
     size_t live_intervals() const { return m_iv.size() - m_head; }
@@ -34,8 +56,15 @@ public:
 private:
     struct iv { tick_t start, end; };
     size_t first_ending_after(tick_t t) const;
-    tick_t free_at_booked(tick_t t) const;  // free_at when a booking ends after t
-    void prune(tick_t t);
+    tick_t free_at_booked(tick_t t) const;  // free_at when t is before the latest booking
+    // Forget intervals that ended before t - horizon.
+    void prune(tick_t t)
+    {
+        if (t > m_horizon && m_head < m_iv.size() && m_iv[m_head].end < t - m_horizon)
+            prune_old(t - m_horizon);
+    }
+    void prune_old(tick_t lim);
+    tick_t book_before_last(tick_t t, tick_t dur);  // book when the latest booking ends after t
 
     std::vector<iv> m_iv;  // sorted, disjoint, non-touching: [start, end)
     size_t m_head = 0;     // m_iv[0..m_head) are dead
