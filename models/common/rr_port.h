@@ -42,11 +42,15 @@ public:
     // When a request of master m arriving at t gets the port (debt included).
     grant_info grant(unsigned m, tick_t t)
     {
-        // Common case: nothing of its own or of another master's is booked
-        // at or after its arrival.
-        const tick_t s = t + m_m[m].debt;
+        // Common case: nothing of another master's is booked at or after its
+        // arrival, and of its own at most a request in progress, which it
+        // waits for.
+        tick_t s = t + m_m[m].debt;
         const master& me = m_m[m];
-        if (me.v.size() == me.head || me.v.back().end <= s) {
+        const bool own_clear = me.v.size() == me.head || me.v.back().end <= s;
+        if (!own_clear && me.v.back().start <= s)
+            s = me.v.back().end;
+        if (own_clear || me.v.back().end == s) {
             uint32_t live = m_live & ~(1u << m);
             for (; live; live &= live - 1)
                 if (m_m[(unsigned)__builtin_ctz(live)].v.back().end > s)
