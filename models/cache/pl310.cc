@@ -142,12 +142,12 @@ tick_t pl310::quiet_until(tick_t a) const
     return r;
 }
 
-tick_t pl310::forward(tlm::tlm_generic_payload& gp, tick_t t)
+tick_t pl310::forward(tick_t t)
 {
     if (m_noc)
-        return m_noc->access(m_noc_port, gp, t);
+        return m_noc->access(m_noc_port, m_down.gp, m_down.ext, t);
     sc_core::sc_time d = from_ps(t - now_ps());
-    mem_side->b_transport(gp, d);
+    mem_side->b_transport(m_down.gp, d);
     return now_ps() + to_ps(d);
 }
 
@@ -159,7 +159,7 @@ tick_t pl310::writeback(int slot, tick_t t, uint8_t master)
     m_down.ext.master = master;
     m_down.ext.uncached = false;
     m_down.ext.posted = true;
-    const tick_t done = forward(m_down.gp, in);
+    const tick_t done = forward(in);
     m_eb[m_eb_pick].book(in, done - in);
     note_inflight(in, done, master);
     m_last_flight[port_master(master)] = done - in;
@@ -196,7 +196,7 @@ tick_t pl310::line_read(uint64_t lpa, uint8_t* out, tick_t s, uint8_t master, ti
         m_down.ext.master = master;
         m_down.ext.uncached = false;
         m_down.ext.posted = false;
-        done = forward(m_down.gp, req);
+        done = forward(req);
         note_inflight(req, done, master);
         m_last_flight[port_master(master)] = done - req;
         m_arr.install(slot, lpa, 0);
@@ -236,7 +236,7 @@ tick_t pl310::access(tlm::tlm_generic_payload& gp, tick_t t)
         const tick_t s = book_port(t, pass, x.master);
         m_down.set(gp.get_command(), gp.get_address(), gp.get_data_ptr(), gp.get_data_length());
         m_down.ext = x;
-        const tick_t done = forward(m_down.gp, s + pass);
+        const tick_t done = forward(s + pass);
         gp.set_response_status(m_down.gp.get_response_status());
         return x.posted ? s + pass : done;
     }

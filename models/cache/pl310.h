@@ -118,7 +118,8 @@ private:
     // Returns when the port may take the next request.
     tick_t line_write(uint64_t lpa, const uint8_t* in, tick_t t, uint8_t master);
     tick_t maint_line(uint32_t op, uint64_t pa, tick_t t, tick_t* done, uint8_t master);
-    tick_t forward(tlm::tlm_generic_payload& gp, tick_t t);
+    // m_down (set by the caller) to the fabric at t; returns its completion.
+    tick_t forward(tick_t t);
     // Latest completion among fills/evictions started at or before t.
     tick_t drained_at(tick_t t) const;
     // a when a fill or eviction is in flight at a; else the start of the first

@@ -24,13 +24,12 @@ dram::dram(sc_core::sc_module_name nm, const dram_config& cfg, phys_mem& mem)
     bus.register_b_transport(this, &dram::b_transport);
 }
 
-tick_t dram::access(tlm::tlm_generic_payload& gp, tick_t t)
+tick_t dram::access(tlm::tlm_generic_payload& gp, const mem_ext& x, tick_t t)
 {
     const unsigned len = gp.get_data_length();
     const uint64_t pa = gp.get_address();
     const tick_t svc = m_clk.cycles(m_cfg.overhead_cycles + (len + m_cfg.bytes_per_cycle - 1) / m_cfg.bytes_per_cycle);
     const tick_t start = m_channel.book(t, svc);
-    const mem_ext& x = ext_of(gp);
     m_stats.busy_ps += svc;
     m_stats.queue_ps += start - t;
     if (x.master == MASTER_ENET)

@@ -39,7 +39,9 @@ public:
 
     // Direct form of b_transport: t = absolute request time (ps); returns the
     // absolute time the initiator may go on. Data moved as for b_transport.
-    tick_t access(tlm::tlm_generic_payload& gp, tick_t t);
+    tick_t access(tlm::tlm_generic_payload& gp, tick_t t) { return access(gp, ext_of(gp), t); }
+    // The same with the payload's extension x (a caller that holds it).
+    tick_t access(tlm::tlm_generic_payload& gp, const mem_ext& x, tick_t t);
 
 private:
     void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);

@@ -36,7 +36,7 @@ void noc::set_horizon(tick_t h)
         p.set_horizon(h);
 }
 
-tick_t noc::access(unsigned port, tlm::tlm_generic_payload& gp, tick_t t)
+tick_t noc::access(unsigned port, tlm::tlm_generic_payload& gp, const mem_ext& x, tick_t t)
 {
     if (port >= m_ports.size())
         m_ports.resize(port + 1, timeline(m_horizon));
@@ -47,11 +47,11 @@ tick_t noc::access(unsigned port, tlm::tlm_generic_payload& gp, tick_t t)
     m_stats.transactions++;
     m_stats.bytes += len;
     m_stats.port_wait_ps += start - t;
-    if (ext_of(gp).master == MASTER_ENET)
+    if (x.master == MASTER_ENET)
         m_stats.enet_transactions++;
     tick_t done;
     if (m_dram) {
-        done = m_dram->access(gp, start + hop);
+        done = m_dram->access(gp, x, start + hop);
     } else {
         sc_core::sc_time d = from_ps(start + hop - now_ps());
         mem_side->b_transport(gp, d);

@@ -39,7 +39,9 @@ public:
     void set_direct(class dram* d) { m_dram = d; }
 
     // b_transport in absolute time: t = request time (ps); returns when the master may go on.
-    tick_t access(unsigned port, tlm::tlm_generic_payload& gp, tick_t t);
+    tick_t access(unsigned port, tlm::tlm_generic_payload& gp, tick_t t) { return access(port, gp, ext_of(gp), t); }
+    // The same with the payload's extension x (a caller that holds it).
+    tick_t access(unsigned port, tlm::tlm_generic_payload& gp, const mem_ext& x, tick_t t);
 
 private:
     void b_transport(int port, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
