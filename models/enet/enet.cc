@@ -163,7 +163,7 @@ void enet::stop_datapath()
     m_gen++;
     m_rdar = m_tdar = false;
     for (unsigned i = 0; i < m_rx_count; i++)
-        if (!rx_at(i).ov && !rx_at(i).written)
+        if (!rx_at(i).ov && !rx_at(i).written && !rx_at(i).writing)  // a frame whose last BD is in memory is the ring's
             m_stats.rx_flushed++;
     m_rx_head = m_rx_count = 0;
     m_rx_occ = 0;
@@ -415,8 +415,8 @@ void enet::reg_write(uint32_t off, uint32_t v)
         return;
     case REG_RACC:
         m_racc = v & 0xC7;
-        if (v & (RACC_PADREM | RACC_IPDIS | RACC_PRODIS | RACC_LINEDIS))
-            sim_log(log_level::unimp, name(), "RACC discard/padding removal not modelled (only SHIFT16)");
+        if (v & RACC_PADREM)
+            sim_log(log_level::unimp, name(), "RACC.PADREM (padding removal) not modelled");
         return;
     case REG_RXIC0:
     case REG_TXIC0:
@@ -767,7 +767,7 @@ void enet::frame_start(const eth_frame& f)
         s.data.resize(s.keep_len);
     std::memcpy(s.data.data(), f.data, s.keep_len);
     s.stored = s.drained = 0;
-    s.final = s.ov = s.ok_counted = s.written = false;
+    s.final = s.ov = s.ok_counted = s.written = s.writing = false;
     s.byte_ps = f.byte_ps;
     s.t_first = f.start_ps + PREAMBLE_BYTES * f.byte_ps;
     s.t_end = f.start_ps + (PREAMBLE_BYTES + f.len) * f.byte_ps;
@@ -777,7 +777,7 @@ void enet::frame_start(const eth_frame& f)
         sc |= RXBD_LG;
     if (s.keep_len < f.len)
         sc |= RXBD_TR | RXBD_LG;
-    if (enhanced() && f.len > 18) {
+    if ((enhanced() || (m_racc & (RACC_IPDIS | RACC_PRODIS))) && f.len > 18) {
         int ip_ok, l4_ok;
         const uint8_t* d = f.data;
         uint32_t n = f.len - FCS_BYTES;
@@ -813,7 +813,7 @@ unsigned enet::rx_fifo_frames(bool ov) const
     unsigned n = 0;
     for (unsigned i = 0; i < m_rx_count; i++) {
         const rx_slot& s = m_rx_slots[(m_rx_head + i) % m_rx_slots.size()];
-        n += !s.written && s.ov == ov;
+        n += !s.written && !s.writing && s.ov == ov;
     }
     return n;
 }
@@ -970,10 +970,26 @@ void enet::rx_dma_thread()
             wait(m_rx_ev);
         const unsigned gen = m_gen;
         rx_slot& f = rx_at(0);
-        // Start with the first byte (cut-through, RSFL = 0) or once RSFL words are in.
-        const uint32_t first = m_rsfl ? m_rsfl * 8 : 1;
-        if (!rx_wait_bytes(f, std::min(first, f.keep_len), gen))
-            continue;
+        // RSFL = 0: store and forward, the frame is taken once it is wholly in
+        // the FIFO (its status known); otherwise cut-through, once RSFL words
+        // are in.
+        if (m_rsfl) {
+            if (!rx_wait_bytes(f, std::min<uint32_t>(m_rsfl * 8, f.keep_len), gen))
+                continue;
+        } else {
+            if (now_ps() < f.t_end)
+                wait(from_ps(f.t_end - now_ps()));
+            if (gen != m_gen)
+                continue;
+            rx_settle();
+            if (rx_accel_discards(f)) {
+                m_stats.rx_accel_discards++;
+                SIM_TRACE(TRACE_MAC, name(), "RX frame of %u B discarded by the receive accelerator (RACC 0x%02x)",
+                          f.wire_len, m_racc);
+                rx_pop();
+                continue;
+            }
+        }
         if (m_mrbr < 16 && !m_mrbr_warned) {
             m_mrbr_warned = true;
             sim_log(log_level::guest_error, name(), "MRBR = %u: receive buffers need at least 16 B (using 16)", m_mrbr);
@@ -1063,7 +1079,9 @@ void enet::rx_dma_thread()
                 w.bdu = BDU_BIT;
                 w.ts = 0;
             }
+            f.writing = last;
             write_bd(bd_addr, w, m_rx_txn);
+            f.writing = false;
             f.written = last;
             if (g_trace)
                 g_trace->instant(te_track::mac, 0, now_ps(), g_trace->intern(last ? "RX BD written back (last)"
@@ -1089,11 +1107,22 @@ void enet::rx_dma_thread()
         if (aborted)
             continue;
         rx_settle();
-        m_rx_occ -= rx_slot_occ(m_rx_slots[m_rx_head]);
-        m_rx_head = (m_rx_head + 1) % (unsigned)m_rx_slots.size();
-        m_rx_count--;
-        rx_pause_eval();
+        rx_pop();
     }
+}
+
+bool enet::rx_accel_discards(const rx_slot& f) const
+{
+    return ((m_racc & RACC_IPDIS) && (f.esc & RXESC_ICE)) || ((m_racc & RACC_PRODIS) && (f.esc & RXESC_PCR)) ||
+           ((m_racc & RACC_LINEDIS) && (f.sc & (RXBD_CR | RXBD_LG)));
+}
+
+void enet::rx_pop()
+{
+    m_rx_occ -= rx_slot_occ(m_rx_slots[m_rx_head]);
+    m_rx_head = (m_rx_head + 1) % (unsigned)m_rx_slots.size();
+    m_rx_count--;
+    rx_pause_eval();
 }
 
 // ---------------------------------------------------------------- TX

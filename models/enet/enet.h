@@ -9,8 +9,9 @@
 //    a TLM transaction on `dma` (uDMA is non-coherent: it bypasses the CPU
 //    caches), all layout handling in read_bd()/write_bd();
 //  - RX: frames arrive byte by byte at line rate into an RX FIFO of
-//    rx_fifo_bytes; the uDMA fetches a BD when a frame starts, moves data in
-//    bursts as it arrives (cut-through, RSFL = 0) or after RSFL words, honours
+//    rx_fifo_bytes; the uDMA fetches a BD when it takes a frame: once the
+//    frame is wholly in the FIFO (store and forward, RSFL = 0), or once RSFL
+//    words are in, moving data in bursts as it arrives (cut-through); honours
 //    RACC.SHIFT16, MRBR (frames span BDs), MAX_FL (LG), FTRL (TR), FCS (CR),
 //    the address filter (PALR/PAUR, hashes, PROM, BC_REJ), and stops with RDAR
 //    clear when it meets a non-empty BD. While it is stopped the FIFO fills;
@@ -27,7 +28,9 @@
 //    when has_coalesce.
 //  - TX checksum insertion: IPv4 header and TCP/UDP checksums by the enhanced
 //    BD's IINS/PINS or TACC.IPCHK/PROCHK (over the field as the driver left it);
-// Does not model: 1588 timer and timestamps, RACC discard/padding removal, collisions and half
+//  - RX accelerator discards in store and forward (RACC IPDIS, PRODIS,
+//    LINEDIS): the frame leaves the FIFO without a BD;
+// Does not model: 1588 timer and timestamps, RACC padding removal, collisions and half
 // duplex, graceful stop, magic packet/sleep, TX cut-through (TFWR watermark),
 // multi-queue/AVB rings, MMIO access latency (the CPU side charges it).
 // Register effects apply at sc_time_stamp(): initiators sync before MMIO.
@@ -123,6 +126,7 @@ private:
         bool ov = false;            // truncated by FIFO overflow
         bool ok_counted = false;
         bool written = false;       // last BD written back: in the ring now, leaving the FIFO
+        bool writing = false;       // its last BD is being written back (in memory already: counted in the ring)
         uint16_t sc = 0;            // status bits for the last BD
         uint32_t esc = 0;           // enhanced status bits
         tick_t t_first = 0;         // byte k is complete at t_first + (k+1)*byte_ps
@@ -179,6 +183,12 @@ private:
     void rx_pause_eval();
     bool rx_accept(const uint8_t* d, uint32_t len, uint16_t& sc, uint32_t& esc) const;
     rx_slot& rx_at(unsigned i) { return m_rx_slots[(m_rx_head + i) % m_rx_slots.size()]; }
+    // The head frame leaves the FIFO (taken by the uDMA or discarded).
+    void rx_pop();
+    // Whether the receive accelerator discards the whole, settled frame f
+    // (store and forward: RSFL = 0): RACC.IPDIS and ICE, PRODIS and PCR,
+    // LINEDIS and a bad FCS or a too-long frame (docs/sources.md §1.2).
+    bool rx_accel_discards(const rx_slot& f) const;
 
     // TX
     void tx_dma_thread();

@@ -39,7 +39,7 @@ enum reg : uint32_t {
     REG_RDSR = 0x180,  // RX descriptor ring start
     REG_TDSR = 0x184,  // TX descriptor ring start
     REG_MRBR = 0x188,  // maximum RX buffer size (bits 13:4)
-    REG_RSFL = 0x190,  // RX FIFO section full threshold, 64-bit words (0 = cut-through)
+    REG_RSFL = 0x190,  // RX FIFO section full threshold, 64-bit words (0 = store and forward)
     REG_RSEM = 0x194,  // RX FIFO section empty threshold (XOFF level), words
     REG_RAEM = 0x198,  // RX FIFO almost empty threshold, words
     REG_RAFL = 0x19C,  // RX FIFO almost full threshold, words
@@ -237,9 +237,9 @@ enum acc_bit : uint32_t {
     TACC_IPCHK = 1u << 3,    // insert the IPv4 header checksum of every frame
     TACC_PROCHK = 1u << 4,   // insert the TCP/UDP checksum of every frame
     RACC_PADREM = 1u << 0,   // remove Ethernet padding (not modelled)
-    RACC_IPDIS = 1u << 1,    // discard frames with a bad IPv4 header checksum (not modelled)
-    RACC_PRODIS = 1u << 2,   // discard frames with a bad protocol checksum (not modelled)
-    RACC_LINEDIS = 1u << 6,  // discard frames with MAC errors (not modelled)
+    RACC_IPDIS = 1u << 1,    // discard frames with a bad IPv4 header checksum (store and forward only)
+    RACC_PRODIS = 1u << 2,   // discard frames with a bad protocol checksum (store and forward only)
+    RACC_LINEDIS = 1u << 6,  // discard frames with MAC errors (store and forward only)
     RACC_SHIFT16 = 1u << 7,  // RX: 2 bytes written before the frame, counted in the length
 };
 

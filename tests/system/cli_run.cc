@@ -119,7 +119,7 @@ START_TEST(test_frame_balance_shipped)
             ck_assert_msg(st.count(k), "%s: no %s in stats.txt", sc.c_str(), k);
         const long long errors = st["netdev.rx_errors"], fifo_errors = st["netdev.rx_fifo_errors"];
         const long long fates = st["enet.rx_disabled"] + st["enet.rx_filtered"] + st["enet.rx_pause_consumed"] +
-                                st["enet.rx_fifo_drops"] + st["enet.rx_truncated"] + st["enet.rx_flushed"] + st["enet.rx_ring_discarded"] +
+                                st["enet.rx_fifo_drops"] + st["enet.rx_truncated"] + st["enet.rx_flushed"] + st["enet.rx_ring_discarded"] + st["enet.rx_accel_discards"] +
                                 st["netdev.rx_dropped"] + errors - std::min(errors, fifo_errors) +
                                 st["stack.rx_otherhost"] + st["snmp.Ip.InHdrErrors"] + st["snmp.Udp.NoPorts"] +
                                 st["snmp.Udp.RcvbufErrors"] + st["snmp.Udp.InDatagrams"];
