@@ -459,6 +459,36 @@ START_TEST(test_rx_accel_discards_bad_checksum)
 }
 END_TEST
 
+// A MAC disable while the uDMA writes a frame's last BD back: the BD is in
+// memory already, so the frame is the ring's (lost to the driver's ring
+// re-initialisation), not flushed from the FIFO as well: one fate, not two.
+START_TEST(test_rx_disable_during_writeback_counts_once)
+{
+    bench b;
+    traffic::traffic_config tc;
+    tc.count = 1;
+    tc.start_ps = 1 * US;
+    traffic::traffic_source src("src", tc);
+    src.out.bind(b.mac.phy_rx);
+    b.mac.set_ring_peek([&b](uint32_t pa) -> const uint8_t* { return b.pm.dram_view(pa); });
+    b.start();
+    b.arm_rx_ring(4, 4);
+    b.cpu.wr(REG_RDAR, 0);
+    // The last byte is in at 21.32 us; step until the status word is in
+    // memory, then disable at once, before the write-back transfer ends.
+    b.run_until(1 * US + 254 * 80000);
+    tick_t t = now_ps();
+    while ((b.rx_bd(0).sc & RXBD_E) && t < 30 * US)
+        b.run_until(t += 1000);
+    ck_assert_msg(!(b.rx_bd(0).sc & RXBD_E), "the BD was written back");
+    ck_assert_uint_eq(b.mac.stats().rx_delivered, 0);  // its transfer is still under way
+    b.cpu.wr(REG_ECR, ECR_DBSWP | ECR_EN1588);
+    const enet_stats& st = b.mac.stats();
+    ck_assert_uint_eq(st.rx_ring_discarded, 1);
+    ck_assert_uint_eq(st.rx_flushed, 0);
+}
+END_TEST
+
 START_TEST(test_coalesce_functional)
 {
     enet_config cfg;
@@ -510,6 +540,7 @@ Suite* suite_enet_rx(void)
     tcase_add_test(tc, test_rx_pause_prevents_overflow);
     tcase_add_test(tc, test_coalesce_functional);
     tcase_add_loop_test(tc, test_rx_store_and_forward_vs_cut_through, 0, 2);
+    tcase_add_test(tc, test_rx_disable_during_writeback_counts_once);
     tcase_add_loop_test(tc, test_rx_accel_discards_bad_checksum, 0, 3);
     suite_add_tcase(s, tc);
     return s;
