@@ -278,10 +278,10 @@ net_counters net_counters_read()
     if (const fecsim_v6_net_stats* v = g_v6_stats)  // the tree driver's NAPI
         return net_counters{ns->udp_in_datagrams, ns->udp_rcvbuf_errors, ns->udp_no_ports,  ns->ip_in_receives,
                             ns->ip_in_hdr_errors, ns->softnet_processed, ns->softnet_time_squeeze, v->napi_polls,
-                            v->napi_complete,     ns->rx_otherhost};
+                            v->napi_complete,     ns->rx_otherhost,         ns->udp_in_csum_errors};
     return net_counters{ns->udp_in_datagrams, ns->udp_rcvbuf_errors, ns->udp_no_ports,  ns->ip_in_receives,
                         ns->ip_in_hdr_errors, ns->softnet_processed, ns->softnet_time_squeeze, ns->napi_polls,
-                        ns->napi_complete, ns->rx_otherhost};
+                        ns->napi_complete, ns->rx_otherhost, ns->udp_in_csum_errors};
 }
 
 unsigned stack_backlog_len() { return g_v6.gro_pending ? (unsigned)g_v6.gro_pending() : 0; }
@@ -302,6 +302,8 @@ void net_counters_visit(const stat_visitor& v)
     v("snmp.Udp.InDatagrams", ns.udp_in_datagrams, "UDP datagrams delivered to the socket reader", "count");
     v("snmp.Udp.RcvbufErrors", ns.udp_rcvbuf_errors, "UDP datagrams dropped: socket receive buffer full", "count");
     v("snmp.Udp.NoPorts", ns.udp_no_ports, "UDP datagrams to a port nobody listens on", "count");
+    v("snmp.Udp.InCsumErrors", ns.udp_in_csum_errors,
+      "UDP datagrams dropped by recvmsg: a wrong checksum the device did not vouch for", "count");
     v("snmp.Ip.InReceives", ns.ip_in_receives, "IP datagrams received", "count");
     v("snmp.Ip.InHdrErrors", ns.ip_in_hdr_errors, "frames the stack could not parse as IPv4/UDP", "count");
     v("softnet.processed", ns.softnet_processed, "frames handed to the stack by NAPI", "count");

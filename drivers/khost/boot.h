@@ -94,6 +94,7 @@ struct net_counters {
     uint64_t softnet_processed, softnet_time_squeeze;
     uint64_t napi_polls, napi_complete;
     uint64_t rx_otherhost;
+    uint64_t udp_in_csum_errors;
 };
 net_counters net_counters_read();
 // Frames the driver has handed up that the stack has not taken yet (a

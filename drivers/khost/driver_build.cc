@@ -767,7 +767,11 @@ static void* tree_driver_load(const driver_build_config& cfg)
     for (const auto& f : list_files(v6, true))
         h = fnv(fnv(h, f), slurp(v6 + "/" + f));
     h = fnv(h, slurp(cfg.shim_dir + "/v6/stop_on_call.list"));
-    h = fnv(h, slurp(cfg.shim_dir + "/simhost.h"));
+    // The shim's own headers the 6.x sources include from above (simhost.h,
+    // shim.h, the stack of udp_stack.h).
+    for (const auto& f : list_files(cfg.shim_dir, false))
+        if (f.size() > 2 && f.compare(f.size() - 2, 2, ".h") == 0)
+            h = fnv(fnv(h, f), slurp(cfg.shim_dir + "/" + f));
     char hex[17];
     std::snprintf(hex, sizeof hex, "%016llx", (unsigned long long)h);
     const std::string final_dir = cache_dir + "/" + hex;

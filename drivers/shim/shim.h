@@ -45,6 +45,7 @@ struct shim_net_config {
 /* Counters under their kernel names (/proc/net/snmp, net_device stats, softnet_stat). */
 struct shim_net_stats {
 	uint64_t udp_in_datagrams, udp_rcvbuf_errors, udp_no_ports, udp_in_errors;
+	uint64_t udp_in_csum_errors;	/* datagrams with a wrong UDP checksum, dropped by recvmsg */
 	uint64_t ip_in_receives, ip_in_hdr_errors;
 	uint64_t softnet_processed, softnet_time_squeeze;
 	uint64_t napi_polls, napi_complete;

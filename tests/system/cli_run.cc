@@ -122,7 +122,7 @@ START_TEST(test_frame_balance_shipped)
                                 st["enet.rx_fifo_drops"] + st["enet.rx_truncated"] + st["enet.rx_flushed"] + st["enet.rx_ring_discarded"] + st["enet.rx_accel_discards"] +
                                 st["netdev.rx_dropped"] + errors - std::min(errors, fifo_errors) +
                                 st["stack.rx_otherhost"] + st["snmp.Ip.InHdrErrors"] + st["snmp.Udp.NoPorts"] +
-                                st["snmp.Udp.RcvbufErrors"] + st["snmp.Udp.InDatagrams"];
+                                st["snmp.Udp.RcvbufErrors"] + st["snmp.Udp.InCsumErrors"] + st["snmp.Udp.InDatagrams"];
         ck_assert_msg(st["traffic.frames"] + st["flight.start"] == fates + st["flight.end"],
                       "%s: offered %lld + in flight at the start %lld != fates %lld + in flight at the end %lld",
                       sc.c_str(), st["traffic.frames"], st["flight.start"], fates, st["flight.end"]);

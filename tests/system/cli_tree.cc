@@ -267,6 +267,35 @@ START_TEST(test_linux_6_12_link_up)
 }
 END_TEST
 
+// A capture with wrong UDP checksums (lo-udp.pcap: checksum offload on lo
+// leaves them partial) through the 6.12 driver: it cuts through (pause
+// negotiated, RSFL 16), so the MAC cannot discard; the frames carry PCR, the
+// driver passes them up as CHECKSUM_NONE and recvmsg drops them
+// (Udp.InCsumErrors). The same datagrams with their checksums computed are
+// delivered.
+START_TEST(test_linux_6_12_bad_udp_checksum)
+{
+    if (!exists("/usr/src/linux-source-6.12.tar.xz"))
+        return;
+    for (const char* f : {"lo-udp.pcap", "lo-udp-csum.pcap"}) {
+        rm_rf(g_tmp + "/res");
+        const proc_result r = fecsim({"run", fecsim_srcdir() + "/scenarios/imx6q/upstream-6.12-idle.ini", "-q",
+                                      "--json", "--out", g_tmp + "/res", "-o", "traffic.mode=pcap", "-o",
+                                      "traffic.pcap_file=" + fecsim_srcdir() + "/tests/fixtures/" + f, "-o",
+                                      "traffic.pcap_dst_mac=02:00:00:00:00:01", "-o", "scenario.warmup=0s", "-o",
+                                      "scenario.duration=300ms"});
+        ck_assert_msg(r.status == 0, "%s: exit %d: %s", f, r.status, r.err.c_str());
+        const bool bad = std::string(f) == "lo-udp.pcap";
+        ck_assert_msg(r.out.find(bad ? "\"bad_checksum\" : 200" : "\"bad_checksum\" : 0") != std::string::npos,
+                      "%s: %s", f, r.out.c_str());
+        ck_assert_msg(r.out.find("\"mac_discard\" : 0") != std::string::npos, "%s: %s", f, r.out.c_str());
+        ck_assert_msg(r.out.find(bad ? "\"frames_delivered\" : 0," : "\"frames_delivered\" : 200,") !=
+                          std::string::npos,
+                      "%s: %s", f, r.out.c_str());
+    }
+}
+END_TEST
+
 START_TEST(test_linux_6_1_link_up)
 {
     real_tree_link("6.1", "ethtool -S    53 statistics: tx_dropped, tx_packets,");
@@ -374,6 +403,7 @@ Suite* suite_cli_tree(void)
     tcase_add_checked_fixture(real, setup, teardown);
     tcase_add_test(real, test_linux_6_12_link_up);
     tcase_add_test(real, test_linux_6_1_link_up);
+    tcase_add_test(real, test_linux_6_12_bad_udp_checksum);
     suite_add_tcase(s, real);
     return s;
 }
