@@ -153,12 +153,14 @@ void simhost_preempt_point(void)
         c->preempt_point();
 }
 void simhost_socket_wake(void) { kernel::instance()->socket_wake(); }
-int simhost_udp4_csum_ok(const void* ip)
+int simhost_udp4_csum_ok(const void* ip, size_t udp_avail)
 {
     const uint8_t* h = (const uint8_t*)ip;
     const unsigned ihl = (h[0] & 15u) * 4u, ulen = (unsigned)h[ihl + 4] << 8 | h[ihl + 5];
     if (!(h[ihl + 6] | h[ihl + 7]))
         return 1;
+    if (ulen < 8 || ulen > udp_avail)
+        return 0;
     // One's complement sum of the pseudo header and the datagram (RFC 768).
     uint32_t s = 17u + ulen;
     for (unsigned i = 12; i < 20; i += 2)

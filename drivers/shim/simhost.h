@@ -132,10 +132,12 @@ void simhost_kworker_at(uint64_t at_ns);
 
 /* The receiving socket's reader (the application task) has data. */
 void simhost_socket_wake(void);
-/* Whether the UDP checksum of the IPv4 datagram at ip (header first) is right
- * (a zero checksum field: none sent, right), as the bytes are in the CPU's
- * view; no simulated cost (the kernel folds it into the copy to user). */
-int simhost_udp4_csum_ok(const void *ip);
+/* Whether the UDP checksum of the IPv4 datagram at ip (header first; udp_avail
+ * bytes of UDP header and payload there) is right (a zero checksum field:
+ * none sent, right; a UDP length beyond udp_avail: wrong), as the bytes are
+ * in the CPU's view; no simulated cost (the kernel folds it into the copy to
+ * user). */
+int simhost_udp4_csum_ok(const void *ip, size_t udp_avail);
 
 /* Fatal: stop the run with a message naming the cause (never returns). */
 void simhost_stop(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));

@@ -42,7 +42,7 @@ UDP_STACK_UNCOSTED static void udp_note_headers(struct sk_buff *skb, unsigned in
 UDP_STACK_UNCOSTED static int udp_csum_valid(const struct sk_buff *skb)
 {
 	return skb->ip_summed == CHECKSUM_UNNECESSARY ||
-	       simhost_udp4_csum_ok(skb->data - 8 - (unsigned char)skb->cb[8]);
+	       simhost_udp4_csum_ok(skb->data - 8 - (unsigned char)skb->cb[8], (size_t)skb->len + 8);
 }
 
 /* The UDP receive path as a cost model: the charge stands for GRO, IP and
