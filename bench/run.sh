@@ -738,9 +738,9 @@ if [ "$mode" = profile ]; then
         echo '```'
         for p in \
             'simhost_dma$|DMA API calls of the driver (dma_sync_*, map/unmap): cache maintenance + checker' \
-            '^models::cache::arm_dma_sync_for_cpu\(|  of which arm_dma_sync_for_cpu (L1 + PL310 maintenance)' \
-            '^models::cache::arm_dma_sync_for_device\(|  of which arm_dma_sync_for_device (L1 + PL310 maintenance)' \
-            '^sim::coherence_checker::on_dma\(|  of which coherence_checker::on_dma'; do
+            '^khost::arm_dma_sync_for_cpu\(|  of which arm_dma_sync_for_cpu (L1 + PL310 maintenance)' \
+            '^khost::arm_dma_sync_for_device\(|  of which arm_dma_sync_for_device (L1 + PL310 maintenance)' \
+            '^khost::coherence_checker::on_dma\(|  of which coherence_checker::on_dma'; do
             re=${p%%|*}
             what=${p#*|}
             awk -v v="$(incl "$d/annotate-inclusive.txt" "$re")" -v t="$total" -v w="$what" \
