@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include "common/log.h"
 #include "common/trace_events.h"
+#include "net/frame_format.h"
 #include "drivers/khost/fault.h"
 #include "drivers/khost/kworker.h"
 #include "drivers/khost/boot.h"
@@ -155,24 +156,7 @@ void simhost_preempt_point(void)
 void simhost_socket_wake(void) { kernel::instance()->socket_wake(); }
 int simhost_udp4_csum_ok(const void* ip, size_t udp_avail)
 {
-    const uint8_t* h = (const uint8_t*)ip;
-    const unsigned ihl = (h[0] & 15u) * 4u, ulen = (unsigned)h[ihl + 4] << 8 | h[ihl + 5];
-    if (!(h[ihl + 6] | h[ihl + 7]))
-        return 1;
-    if (ulen < 8 || ulen > udp_avail)
-        return 0;
-    // One's complement sum of the pseudo header and the datagram (RFC 768).
-    uint32_t s = 17u + ulen;
-    for (unsigned i = 12; i < 20; i += 2)
-        s += (uint32_t)h[i] << 8 | h[i + 1];
-    const uint8_t* u = h + ihl;
-    for (unsigned i = 0; i + 1 < ulen; i += 2)
-        s += (uint32_t)u[i] << 8 | u[i + 1];
-    if (ulen & 1)
-        s += (uint32_t)u[ulen - 1] << 8;
-    while (s >> 16)
-        s = (s & 0xFFFF) + (s >> 16);
-    return s == 0xFFFF;
+    return traffic_udp4_checksum_ok((const uint8_t*)ip, udp_avail);
 }
 
 void simhost_stop(const char* fmt, ...)

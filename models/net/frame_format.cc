@@ -332,6 +332,15 @@ int traffic_ipv4_checks(const uint8_t* f, size_t len, int* ip_ok, int* l4_ok)
     return 0;
 }
 
+int traffic_udp4_checksum_ok(const uint8_t* ip, size_t avail)
+{
+    const uint8_t* udp = ip + (size_t)(ip[0] & 0xF) * 4;
+    const size_t ulen = get16(udp + 4);
+    if (get16(udp + 6) == 0)
+        return 1;
+    return ulen >= 8 && ulen <= avail && l4_sum(ip, udp, ulen, 17) == 0xFFFF;
+}
+
 int traffic_insert_checksums(uint8_t* f, size_t len, int ip_on, int l4_on)
 {
     if (len < TRAFFIC_ETH_HDR + TRAFFIC_IP_HDR || get16(f + 12) != 0x0800)

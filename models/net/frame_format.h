@@ -87,6 +87,11 @@ int traffic_udp_payload(const uint8_t *frame, size_t len, const uint8_t **payloa
  * *l4_ok = UDP/TCP checksum valid (UDP checksum 0 counts as valid). Returns 0
  * for an IPv4 frame, -1 otherwise (flags untouched). */
 int traffic_ipv4_checks(const uint8_t *frame, size_t len, int *ip_ok, int *l4_ok);
+/* The receiver's check of one UDP datagram (udp_recvmsg's): ip is its IPv4
+ * header, avail the bytes from the UDP header on. Non-zero if the checksum
+ * over the UDP length is right or the field is 0 (none sent); 0 if it is
+ * wrong or the UDP length is below 8 or beyond avail. */
+int traffic_udp4_checksum_ok(const uint8_t *ip, size_t avail);
 
 /* Transmit checksum insertion as the ENET MAC's accelerator does it (store
  * and forward): in an Ethernet II / IPv4 frame without FCS, ip != 0 writes

@@ -364,30 +364,29 @@ END_TEST
 // written while the frame still arrives (docs/sources.md §1.2).
 START_TEST(test_rx_store_and_forward_vs_cut_through)
 {
-    {  // one bench per process: a loop test, _i = 0 store and forward, 1 cut-through
-        const uint32_t rsfl = _i ? 16 : 0;
-        bench b;
-        traffic::traffic_config tc;
-        tc.count = 1;
-        tc.start_ps = 1 * US;
-        traffic::traffic_source src("src", tc);
-        src.out.bind(b.mac.phy_rx);
-        b.start();
-        b.cpu.wr(REG_RSFL, rsfl);
-        b.arm_rx_ring(4, 4);
-        b.cpu.wr(REG_RDAR, 0);
-        const auto exp = expected_frame(tc, 246, 0);
-        // 200 byte times after the preamble: 128 B (RSFL) and a burst more are in.
-        b.run_until(1 * US + (8 + 200) * 80000);
-        const bool head_written = std::memcmp(b.pm.dram_view(b.rx_buf(0)), exp.data(), 64) == 0;
-        ck_assert_msg(head_written == (rsfl != 0), "RSFL %u: first burst %s before the frame's end", rsfl,
-                      head_written ? "written" : "not written");
-        // The last byte is in at 21.32 us; the frame lands soon after in both modes.
-        b.run_until(23 * US);
-        ck_assert_msg(!(b.rx_bd(0).sc & RXBD_E), "RSFL %u: BD written back", rsfl);
-        ck_assert_mem_eq(b.pm.dram_view(b.rx_buf(0)), exp.data(), 246);
-        ck_assert_uint_eq(b.mac.stats().rx_delivered, 1);
-    }
+    // a loop test (one bench per process): _i = 0 store and forward, 1 cut-through
+    const uint32_t rsfl = _i ? 16 : 0;
+    bench b;
+    traffic::traffic_config tc;
+    tc.count = 1;
+    tc.start_ps = 1 * US;
+    traffic::traffic_source src("src", tc);
+    src.out.bind(b.mac.phy_rx);
+    b.start();
+    b.cpu.wr(REG_RSFL, rsfl);
+    b.arm_rx_ring(4, 4);
+    b.cpu.wr(REG_RDAR, 0);
+    const auto exp = expected_frame(tc, 246, 0);
+    // 200 byte times after the preamble: 128 B (RSFL) and a burst more are in.
+    b.run_until(1 * US + (8 + 200) * 80000);
+    const bool head_written = std::memcmp(b.pm.dram_view(b.rx_buf(0)), exp.data(), 64) == 0;
+    ck_assert_msg(head_written == (rsfl != 0), "RSFL %u: first burst %s before the frame's end", rsfl,
+                  head_written ? "written" : "not written");
+    // The last byte is in at 21.32 us; the frame lands soon after in both modes.
+    b.run_until(23 * US);
+    ck_assert_msg(!(b.rx_bd(0).sc & RXBD_E), "RSFL %u: BD written back", rsfl);
+    ck_assert_mem_eq(b.pm.dram_view(b.rx_buf(0)), exp.data(), 246);
+    ck_assert_uint_eq(b.mac.stats().rx_delivered, 1);
 }
 END_TEST
 
@@ -424,38 +423,37 @@ START_TEST(test_rx_accel_discards_bad_checksum)
         bool discards;
     };
     const mode modes[] = {{0, RACC_IPDIS | RACC_PRODIS, true}, {16, RACC_IPDIS | RACC_PRODIS, false}, {0, 0, false}};
-    {  // one bench per process: a loop test over the modes
-        const mode m = modes[_i];
-        bench b;
-        traffic::traffic_config tc;
-        tc.count = 4;
-        tc.start_ps = 1 * US;
-        traffic::traffic_source src("src", tc);
-        udp_csum_breaker brk("brk");
-        src.out.bind(brk.in);
-        brk.out.bind(b.mac.phy_rx);
-        b.start(0, m.racc);
-        b.cpu.wr(REG_RSFL, m.rsfl);
-        b.arm_rx_ring(8, 8);
-        b.cpu.wr(REG_RDAR, 0);
-        b.run_until(200 * US);
-        const enet_stats& st = b.mac.stats();
-        ck_assert_uint_eq(st.rx_frames, 4);
-        if (m.discards) {
-            ck_assert_uint_eq(st.rx_accel_discards, 2);
-            ck_assert_uint_eq(st.rx_delivered, 2);
-            ck_assert_int_eq(buffer_seq(b.pm.dram_view(b.rx_buf(0)), 246), 0);
-            ck_assert_int_eq(buffer_seq(b.pm.dram_view(b.rx_buf(1)), 246), 2);
-            ck_assert_msg(b.rx_bd(2).sc & RXBD_E, "no BD for the discarded frames");
-        } else {
-            ck_assert_uint_eq(st.rx_accel_discards, 0);
-            ck_assert_uint_eq(st.rx_delivered, 4);
-            for (unsigned i = 0; i < 4; i++)
-                ck_assert_msg(((b.rx_bd(i).esc & RXESC_PCR) != 0) == (i % 2 == 1), "RSFL %u RACC 0x%x: BD %u esc 0x%08x",
-                              m.rsfl, m.racc, i, b.rx_bd(i).esc);
-        }
-        ck_assert_uint_eq(b.cpu.rd(IEEE_R_MACERR), 0);
+    // a loop test over the modes (one bench per process)
+    const mode m = modes[_i];
+    bench b;
+    traffic::traffic_config tc;
+    tc.count = 4;
+    tc.start_ps = 1 * US;
+    traffic::traffic_source src("src", tc);
+    udp_csum_breaker brk("brk");
+    src.out.bind(brk.in);
+    brk.out.bind(b.mac.phy_rx);
+    b.start(0, m.racc);
+    b.cpu.wr(REG_RSFL, m.rsfl);
+    b.arm_rx_ring(8, 8);
+    b.cpu.wr(REG_RDAR, 0);
+    b.run_until(200 * US);
+    const enet_stats& st = b.mac.stats();
+    ck_assert_uint_eq(st.rx_frames, 4);
+    if (m.discards) {
+        ck_assert_uint_eq(st.rx_accel_discards, 2);
+        ck_assert_uint_eq(st.rx_delivered, 2);
+        ck_assert_int_eq(buffer_seq(b.pm.dram_view(b.rx_buf(0)), 246), 0);
+        ck_assert_int_eq(buffer_seq(b.pm.dram_view(b.rx_buf(1)), 246), 2);
+        ck_assert_msg(b.rx_bd(2).sc & RXBD_E, "no BD for the discarded frames");
+    } else {
+        ck_assert_uint_eq(st.rx_accel_discards, 0);
+        ck_assert_uint_eq(st.rx_delivered, 4);
+        for (unsigned i = 0; i < 4; i++)
+            ck_assert_msg(((b.rx_bd(i).esc & RXESC_PCR) != 0) == (i % 2 == 1), "RSFL %u RACC 0x%x: BD %u esc 0x%08x",
+                          m.rsfl, m.racc, i, b.rx_bd(i).esc);
     }
+    ck_assert_uint_eq(b.cpu.rd(IEEE_R_MACERR), 0);
 }
 END_TEST
 

@@ -50,6 +50,28 @@ START_TEST(test_frame_format_verifies_and_detects_corruption)
 }
 END_TEST
 
+// The receiver's UDP check: right, one byte off, no checksum sent, a UDP
+// length beyond the bytes there or below the header.
+START_TEST(test_udp4_checksum_check)
+{
+    traffic_config tc;
+    auto f = expected_frame(tc, 246, 3);
+    const size_t avail = 246 - 4 - 14 - 20;  // UDP header and payload, FCS excluded
+    uint8_t* ip = f.data() + 14;
+    ck_assert(traffic_udp4_checksum_ok(ip, avail));
+    std::vector<uint8_t> g(f);
+    g[14 + 20 + 8 + 50] ^= 0x01;
+    ck_assert(!traffic_udp4_checksum_ok(g.data() + 14, avail));
+    g[14 + 20 + 6] = g[14 + 20 + 7] = 0;
+    ck_assert(traffic_udp4_checksum_ok(g.data() + 14, avail));
+    ck_assert(!traffic_udp4_checksum_ok(ip, avail - 1));
+    std::vector<uint8_t> h(f);
+    h[14 + 20 + 4] = 0;
+    h[14 + 20 + 5] = 7;
+    ck_assert(!traffic_udp4_checksum_ok(h.data() + 14, avail));
+}
+END_TEST
+
 START_TEST(test_seq_tracker)
 {
     traffic_seq_tracker t;
@@ -299,6 +321,7 @@ Suite* suite_traffic(void)
     Suite* s = suite_create("traffic");
     TCase* tc = tests_tcase("core", TEST_TIMEOUT_MODEL);
     tcase_add_test(tc, test_frame_format_verifies_and_detects_corruption);
+    tcase_add_test(tc, test_udp4_checksum_check);
     tcase_add_test(tc, test_seq_tracker);
     tcase_add_test(tc, test_source_constant_rate_and_cap);
     tcase_add_test(tc, test_source_burst_poisson_sizes);
