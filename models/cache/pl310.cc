@@ -155,11 +155,16 @@ tick_t pl310::writeback(int slot, tick_t t, uint8_t master)
 {
     const unsigned lb = m_arr.line_bytes();
     const tick_t in = eb_enter(t);
-    m_down.set(tlm::TLM_WRITE_COMMAND, m_arr.addr(slot), m_arr.data(slot), lb);
-    m_down.ext.master = master;
-    m_down.ext.uncached = false;
-    m_down.ext.posted = true;
-    const tick_t done = forward(in);
+    tick_t done;
+    if (m_noc) {
+        done = m_noc->write(m_noc_port, m_arr.addr(slot), m_arr.data(slot), lb, master, in);
+    } else {
+        m_down.set(tlm::TLM_WRITE_COMMAND, m_arr.addr(slot), m_arr.data(slot), lb);
+        m_down.ext.master = master;
+        m_down.ext.uncached = false;
+        m_down.ext.posted = true;
+        done = forward(in);
+    }
     m_eb[m_eb_pick].book(in, done - in);
     note_inflight(in, done, master);
     m_last_flight[port_master(master)] = done - in;
@@ -174,7 +179,6 @@ tick_t pl310::allocate(uint64_t lpa, tick_t t, uint8_t master, int* slot)
     tick_t out = t;
     if (m_arr.valid(*slot) && m_arr.dirty(*slot))
         out = writeback(*slot, t, master);
-    m_arr.drop(*slot);
     return out;
 }
 

@@ -110,7 +110,8 @@ private:
     // Time >= t an eviction-buffer entry is free (sets m_eb_pick).
     tick_t eb_enter(tick_t t);
     // Line operations (t = when the port is ours). allocate/writeback return
-    // when the victim has left for the eviction buffer.
+    // when the victim has left for the eviction buffer; allocate's slot still
+    // holds the victim's tag, which the caller's install() replaces.
     tick_t allocate(uint64_t lpa, tick_t t, uint8_t master, int* slot);
     tick_t writeback(int slot, tick_t t, uint8_t master);
     // Returns when the data is there; *stall = when the victim was out.

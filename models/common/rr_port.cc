@@ -101,7 +101,7 @@ void rr_port::prune_old(master& x, tick_t lim)
     }
 }
 
-void rr_port::commit(unsigned m, tick_t s, tick_t hold, tick_t slot, bool maint)
+void rr_port::commit_general(unsigned m, tick_t s, tick_t hold, tick_t slot, bool maint)
 {
     master& me = m_m[m];
     me.debt = 0;

@@ -66,7 +66,22 @@ public:
     // Book [s, s + hold) for m (s from grant()); requests of `slot` ps each
     // (hold may be several back-to-back requests, or one request that holds
     // the port while it stalls). Clears m's debt.
-    void commit(unsigned m, tick_t s, tick_t hold, tick_t slot, bool maint);
+    void commit(unsigned m, tick_t s, tick_t hold, tick_t slot, bool maint)
+    {
+        // Common case: back to back with its own latest envelope, requests
+        // of the same kind, and no other master booked after s.
+        master& me = m_m[m];
+        if (hold && slot && me.v.size() != me.head) {
+            env& last = me.v.back();
+            if (s == last.end && last.slot == slot && last.maint == maint && !others_after(m, s)) {
+                me.debt = 0;
+                last.end = s + hold;
+                prune(me, s);
+                return;
+            }
+        }
+        commit_general(m, s, hold, slot, maint);
+    }
 
     // The first time >= a at which a master other than m holds the port
     // (~0: none).
@@ -89,6 +104,15 @@ private:
     // Envelope of x containing time s, or nullptr.
     const env* containing(const master& x, tick_t s) const;
     grant_info grant_contended(unsigned m, tick_t t);
+    void commit_general(unsigned m, tick_t s, tick_t hold, tick_t slot, bool maint);
+    // Some master other than m has a booking ending after s.
+    bool others_after(unsigned m, tick_t s) const
+    {
+        for (uint32_t live = m_live & ~(1u << m); live; live &= live - 1)
+            if (m_m[(unsigned)__builtin_ctz(live)].v.back().end > s)
+                return true;
+        return false;
+    }
     void displace(master& x, tick_t s, tick_t until);
     // Forget x's envelopes that ended before t - horizon.
     void prune(master& x, tick_t t)

@@ -24,10 +24,33 @@ dram::dram(sc_core::sc_module_name nm, const dram_config& cfg, phys_mem& mem)
     bus.register_b_transport(this, &dram::b_transport);
 }
 
+tick_t dram::write(uint64_t pa, const uint8_t* data, unsigned len, uint8_t master, tick_t t)
+{
+    const tick_t svc = m_clk.cycles(m_cfg.overhead_cycles + (len + m_cfg.bytes_per_cycle - 1) / m_cfg.bytes_per_cycle);
+    const tick_t start = m_channel.book(t, svc);
+    m_stats.busy_ps += svc;
+    m_stats.queue_ps += start - t;
+    if (master == MASTER_ENET)
+        m_stats.dma_bytes += len;
+    else
+        m_stats.cpu_bytes += len;
+    m_mem.dram_write(pa, data, len);
+    if (m_observer)
+        m_observer->dram_write(pa, len, master);
+    m_stats.writes++;
+    m_stats.bytes_written += len;
+    SIM_TRACE(TRACE_DRAM, name(), "wr pa=0x%llx len=%u master=%u wait=%llups", (unsigned long long)pa, len, master,
+              (unsigned long long)(start - t));
+    return start + svc + m_clk.cycles(m_cfg.write_latency_cycles);
+}
+
 tick_t dram::access(tlm::tlm_generic_payload& gp, const mem_ext& x, tick_t t)
 {
     const unsigned len = gp.get_data_length();
     const uint64_t pa = gp.get_address();
+    gp.set_response_status(m_mem.contains(pa) ? tlm::TLM_OK_RESPONSE : tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    if (gp.is_write())
+        return write(pa, gp.get_data_ptr(), len, x.master, t);
     const tick_t svc = m_clk.cycles(m_cfg.overhead_cycles + (len + m_cfg.bytes_per_cycle - 1) / m_cfg.bytes_per_cycle);
     const tick_t start = m_channel.book(t, svc);
     m_stats.busy_ps += svc;
@@ -36,24 +59,13 @@ tick_t dram::access(tlm::tlm_generic_payload& gp, const mem_ext& x, tick_t t)
         m_stats.dma_bytes += len;
     else
         m_stats.cpu_bytes += len;
-    tick_t done;
-    if (gp.is_read()) {
-        m_mem.dram_read(pa, gp.get_data_ptr(), len);
-        done = start + m_clk.cycles(m_cfg.latency_cycles) + svc;
-        m_stats.reads++;
-        m_stats.bytes_read += len;
-        m_stats.read_latency_ps += done - t;
-    } else {
-        m_mem.dram_write(pa, gp.get_data_ptr(), len);
-        if (m_observer)
-            m_observer->dram_write(pa, len, x.master);
-        done = start + svc + m_clk.cycles(m_cfg.write_latency_cycles);
-        m_stats.writes++;
-        m_stats.bytes_written += len;
-    }
-    SIM_TRACE(TRACE_DRAM, name(), "%s pa=0x%llx len=%u master=%u wait=%llups", gp.is_read() ? "rd" : "wr",
-              (unsigned long long)pa, len, x.master, (unsigned long long)(start - t));
-    gp.set_response_status(m_mem.contains(pa) ? tlm::TLM_OK_RESPONSE : tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    m_mem.dram_read(pa, gp.get_data_ptr(), len);
+    const tick_t done = start + m_clk.cycles(m_cfg.latency_cycles) + svc;
+    m_stats.reads++;
+    m_stats.bytes_read += len;
+    m_stats.read_latency_ps += done - t;
+    SIM_TRACE(TRACE_DRAM, name(), "rd pa=0x%llx len=%u master=%u wait=%llups", (unsigned long long)pa, len, x.master,
+              (unsigned long long)(start - t));
     return done;
 }
 

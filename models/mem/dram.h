@@ -42,6 +42,10 @@ public:
     tick_t access(tlm::tlm_generic_payload& gp, tick_t t) { return access(gp, ext_of(gp), t); }
     // The same with the payload's extension x (a caller that holds it).
     tick_t access(tlm::tlm_generic_payload& gp, const mem_ext& x, tick_t t);
+    // A write of len bytes of data (nullptr: zeros) by master at t: access()
+    // without a payload, the same bookings, data and counters. Returns when
+    // the write is performed.
+    tick_t write(uint64_t pa, const uint8_t* data, unsigned len, uint8_t master, tick_t t);
 
 private:
     void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);

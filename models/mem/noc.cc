@@ -36,30 +36,46 @@ void noc::set_horizon(tick_t h)
         p.set_horizon(h);
 }
 
-tick_t noc::access(unsigned port, tlm::tlm_generic_payload& gp, const mem_ext& x, tick_t t)
+tick_t noc::enter(unsigned port, unsigned len, uint8_t master, tick_t t)
 {
     if (port >= m_ports.size())
         m_ports.resize(port + 1, timeline(m_horizon));
-    const unsigned len = gp.get_data_length();
     const tick_t xfer = m_clk.cycles((len + m_cfg.port_bytes_per_cycle - 1) / m_cfg.port_bytes_per_cycle);
     const tick_t start = m_ports[port].book(t, xfer);
-    const tick_t hop = m_clk.cycles(m_cfg.latency_cycles);
     m_stats.transactions++;
     m_stats.bytes += len;
     m_stats.port_wait_ps += start - t;
-    if (x.master == MASTER_ENET)
+    if (master == MASTER_ENET)
         m_stats.enet_transactions++;
+    return start + m_clk.cycles(m_cfg.latency_cycles);
+}
+
+tick_t noc::access(unsigned port, tlm::tlm_generic_payload& gp, const mem_ext& x, tick_t t)
+{
+    const tick_t at = enter(port, gp.get_data_length(), x.master, t);
     tick_t done;
     if (m_dram) {
-        done = m_dram->access(gp, x, start + hop);
+        done = m_dram->access(gp, x, at);
     } else {
-        sc_core::sc_time d = from_ps(start + hop - now_ps());
+        sc_core::sc_time d = from_ps(at - now_ps());
         mem_side->b_transport(gp, d);
         done = now_ps() + to_ps(d);
     }
     if (gp.is_read())
-        done += hop;
+        done += m_clk.cycles(m_cfg.latency_cycles);
     return done;
+}
+
+tick_t noc::write(unsigned port, uint64_t pa, const uint8_t* data, unsigned len, uint8_t master, tick_t t)
+{
+    if (!m_dram) {  // through the socket: a payload after all
+        mem_txn tx;
+        tx.set(tlm::TLM_WRITE_COMMAND, pa, const_cast<uint8_t*>(data), len);
+        tx.ext.master = master;
+        tx.ext.posted = true;
+        return access(port, tx.gp, tx.ext, t);
+    }
+    return m_dram->write(pa, data, len, master, enter(port, len, master, t));
 }
 
 void noc::b_transport(int port, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay)

@@ -42,8 +42,15 @@ public:
     tick_t access(unsigned port, tlm::tlm_generic_payload& gp, tick_t t) { return access(port, gp, ext_of(gp), t); }
     // The same with the payload's extension x (a caller that holds it).
     tick_t access(unsigned port, tlm::tlm_generic_payload& gp, const mem_ext& x, tick_t t);
+    // A posted write of len bytes of data (nullptr: zeros) by master on port
+    // at t: access() without a payload (the PL310's evictions), the same
+    // bookings, data and counters. Returns when the write is performed.
+    tick_t write(unsigned port, uint64_t pa, const uint8_t* data, unsigned len, uint8_t master, tick_t t);
 
 private:
+    // Books port for a burst of len bytes of master at t and counts it;
+    // returns when the burst leaves the port for DRAM.
+    tick_t enter(unsigned port, unsigned len, uint8_t master, tick_t t);
     void b_transport(int port, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
     void end_of_elaboration() override;
 
