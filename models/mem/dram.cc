@@ -24,26 +24,6 @@ dram::dram(sc_core::sc_module_name nm, const dram_config& cfg, phys_mem& mem)
     bus.register_b_transport(this, &dram::b_transport);
 }
 
-tick_t dram::write(uint64_t pa, const uint8_t* data, unsigned len, uint8_t master, tick_t t)
-{
-    const tick_t svc = m_clk.cycles(m_cfg.overhead_cycles + (len + m_cfg.bytes_per_cycle - 1) / m_cfg.bytes_per_cycle);
-    const tick_t start = m_channel.book(t, svc);
-    m_stats.busy_ps += svc;
-    m_stats.queue_ps += start - t;
-    if (master == MASTER_ENET)
-        m_stats.dma_bytes += len;
-    else
-        m_stats.cpu_bytes += len;
-    m_mem.dram_write(pa, data, len);
-    if (m_observer)
-        m_observer->dram_write(pa, len, master);
-    m_stats.writes++;
-    m_stats.bytes_written += len;
-    SIM_TRACE(TRACE_DRAM, name(), "wr pa=0x%llx len=%u master=%u wait=%llups", (unsigned long long)pa, len, master,
-              (unsigned long long)(start - t));
-    return start + svc + m_clk.cycles(m_cfg.write_latency_cycles);
-}
-
 tick_t dram::access(tlm::tlm_generic_payload& gp, const mem_ext& x, tick_t t)
 {
     const unsigned len = gp.get_data_length();

@@ -8,6 +8,7 @@
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_target_socket.h>
+#include "common/log.h"
 #include "common/params.h"
 #include "mem/dram_config.h"
 #include "common/stats.h"
@@ -45,7 +46,25 @@ public:
     // A write of len bytes of data (nullptr: zeros) by master at t: access()
     // without a payload, the same bookings, data and counters. Returns when
     // the write is performed.
-    tick_t write(uint64_t pa, const uint8_t* data, unsigned len, uint8_t master, tick_t t);
+    tick_t write(uint64_t pa, const uint8_t* data, unsigned len, uint8_t master, tick_t t)
+    {
+        const tick_t svc = m_clk.cycles(m_cfg.overhead_cycles + (len + m_cfg.bytes_per_cycle - 1) / m_cfg.bytes_per_cycle);
+        const tick_t start = m_channel.book(t, svc);
+        m_stats.busy_ps += svc;
+        m_stats.queue_ps += start - t;
+        if (master == MASTER_ENET)
+            m_stats.dma_bytes += len;
+        else
+            m_stats.cpu_bytes += len;
+        m_mem.dram_write(pa, data, len);
+        if (m_observer)
+            m_observer->dram_write(pa, len, master);
+        m_stats.writes++;
+        m_stats.bytes_written += len;
+        SIM_TRACE(TRACE_DRAM, name(), "wr pa=0x%llx len=%u master=%u wait=%llups", (unsigned long long)pa, len, master,
+                  (unsigned long long)(start - t));
+        return start + svc + m_clk.cycles(m_cfg.write_latency_cycles);
+    }
 
 private:
     void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);

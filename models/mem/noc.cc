@@ -36,20 +36,6 @@ void noc::set_horizon(tick_t h)
         p.set_horizon(h);
 }
 
-tick_t noc::enter(unsigned port, unsigned len, uint8_t master, tick_t t)
-{
-    if (port >= m_ports.size())
-        m_ports.resize(port + 1, timeline(m_horizon));
-    const tick_t xfer = m_clk.cycles((len + m_cfg.port_bytes_per_cycle - 1) / m_cfg.port_bytes_per_cycle);
-    const tick_t start = m_ports[port].book(t, xfer);
-    m_stats.transactions++;
-    m_stats.bytes += len;
-    m_stats.port_wait_ps += start - t;
-    if (master == MASTER_ENET)
-        m_stats.enet_transactions++;
-    return start + m_clk.cycles(m_cfg.latency_cycles);
-}
-
 tick_t noc::access(unsigned port, tlm::tlm_generic_payload& gp, const mem_ext& x, tick_t t)
 {
     const tick_t at = enter(port, gp.get_data_length(), x.master, t);

@@ -50,7 +50,19 @@ public:
 private:
     // Books port for a burst of len bytes of master at t and counts it;
     // returns when the burst leaves the port for DRAM.
-    tick_t enter(unsigned port, unsigned len, uint8_t master, tick_t t);
+    tick_t enter(unsigned port, unsigned len, uint8_t master, tick_t t)
+    {
+        if (port >= m_ports.size())
+            m_ports.resize(port + 1, timeline(m_horizon));
+        const tick_t xfer = m_clk.cycles((len + m_cfg.port_bytes_per_cycle - 1) / m_cfg.port_bytes_per_cycle);
+        const tick_t start = m_ports[port].book(t, xfer);
+        m_stats.transactions++;
+        m_stats.bytes += len;
+        m_stats.port_wait_ps += start - t;
+        if (master == MASTER_ENET)
+            m_stats.enet_transactions++;
+        return start + m_clk.cycles(m_cfg.latency_cycles);
+    }
     void b_transport(int port, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
     void end_of_elaboration() override;
 
