@@ -89,12 +89,14 @@ enet::enet(sc_core::sc_module_name nm, const enet_config& cfg)
 
 void enet::reset_stats()
 {
+    late_catch_up(false);
     m_stats = {};
     m_rxf_masked_from = now_ps();
 }
 
 void enet::visit_stats(const std::string& prefix, const stat_visitor& v) const
 {
+    late_catch_up(false);
     enet_stats s = m_stats;
     if (m_rxf_masked)
         s.rx_irq_masked_ps += now_ps() - m_rxf_masked_from;
@@ -193,6 +195,7 @@ void enet::mib_inc(uint32_t off, uint64_t n)
 
 uint32_t enet::reg_read(uint32_t off)
 {
+    late_catch_up(false);
     if (off >= REG_MIB_FIRST && off <= REG_MIB_LAST) {
         rx_settle();  // overflow of the arriving frame is found lazily
         return m_mib[(off - REG_MIB_FIRST) / 4];
@@ -266,6 +269,7 @@ void enet::at_rebase()
 
 void enet::reg_write(uint32_t off, uint32_t v)
 {
+    late_catch_up(true);
     SIM_TRACE(TRACE_MAC, name(), "write 0x%03x = 0x%08x", off, v);
     switch (off) {
     case REG_ATCR:
@@ -690,6 +694,35 @@ bool enet::rx_accept(const uint8_t* d, uint32_t len, uint16_t& sc, uint32_t& esc
 
 void enet::frame_start(const eth_frame& f)
 {
+    m_rx_seen = true;
+    rx_frame(f, now_ps(), false);
+}
+
+// Refused whatever the frame holds until a register write (ECR, RDAR, RCR:
+// each calls the late sender back first): the MAC is off, or the uDMA has
+// stopped on a full ring (RDAR clear) with the FIFO full and no flow control
+// (RCR.FCE) that a frame could act on. The occupancy is the last settled one,
+// which only grows while the uDMA stands. Not while tracing: trace records
+// go out in time order. Not before the first frame came through frame_start
+// (its link-speed check logs at its time).
+bool enet::refuses_all() const
+{
+    if (!m_rx_seen || g_trace || trace_on(TRACE_MAC))
+        return false;
+    if (!(m_ecr & ECR_ETHEREN))
+        return true;
+    if ((m_rcr & RCR_FCE) || m_rdar)
+        return false;
+    return m_rx_count == m_rx_slots.size() || rx_occupancy(nullptr) >= m_cfg.rx_fifo_bytes;
+}
+
+void enet::frame_refused(const eth_frame& f)
+{
+    rx_frame(f, f.start_ps, true);
+}
+
+void enet::rx_frame(const eth_frame& f, tick_t t, bool late)
+{
     if (f.byte_ps != m_byte_ps && !m_link_warned) {
         m_link_warned = true;
         sim_log(log_level::error, name(), "link partner sends at %llu ps/byte, the MAC expects %llu (link_speed)",
@@ -702,9 +735,8 @@ void enet::frame_start(const eth_frame& f)
     m_stats.rx_frames++;
     m_stats.rx_bytes += f.len;
     if (g_trace)
-        g_trace->instant(te_track::mac, 0, now_ps(), g_trace->intern("RX frame starts"), g_trace->intern("bytes"),
-                         f.len);
-    rx_settle();
+        g_trace->instant(te_track::mac, 0, t, g_trace->intern("RX frame starts"), g_trace->intern("bytes"), f.len);
+    rx_settle_at(t);
 
     // Until the frame is accepted only its header is read (f.complete()).
     const bool crc_ok = f.fcs_known_good || (f.complete(), traffic_fcs_ok(f.data, f.len) != 0);
@@ -755,10 +787,12 @@ void enet::frame_start(const eth_frame& f)
         m_stats.rx_fifo_drops++;
         mib_inc(IEEE_R_MACERR);
         if (g_trace)
-            g_trace->instant(te_track::mac, 0, now_ps(), g_trace->intern("RX FIFO full: dropped (IEEE_rx_macerr)"));
+            g_trace->instant(te_track::mac, 0, t, g_trace->intern("RX FIFO full: dropped (IEEE_rx_macerr)"));
         SIM_TRACE(TRACE_MAC, name(), "RX FIFO full: frame of %u B dropped", f.len);
         return;
     }
+    if (late)
+        throw std::logic_error(std::string(name()) + ": a frame handed over late found room in the RX FIFO");
     f.complete();
     rx_slot& s = rx_at(m_rx_count++);
     s.wire_len = f.len;
@@ -810,6 +844,7 @@ void enet::frame_start(const eth_frame& f)
 
 unsigned enet::rx_fifo_frames(bool ov) const
 {
+    late_catch_up(false);
     unsigned n = 0;
     for (unsigned i = 0; i < m_rx_count; i++) {
         const rx_slot& s = m_rx_slots[(m_rx_head + i) % m_rx_slots.size()];
@@ -829,6 +864,7 @@ void enet::note_ring_discard()
 
 unsigned enet::rx_ring_frames(bool ov) const
 {
+    late_catch_up(false);
     if (!(m_ecr & ECR_ETHEREN) || !m_rdsr || !m_ring_peek)
         return 0;
     unsigned n = 0;
@@ -856,6 +892,7 @@ uint64_t enet::rx_occupancy(const rx_slot* skip) const { return m_rx_occ - (skip
 
 uint32_t enet::rx_fifo_level()
 {
+    late_catch_up(false);
     rx_settle();
     return (uint32_t)rx_occupancy(nullptr);
 }
@@ -863,14 +900,13 @@ uint32_t enet::rx_fifo_level()
 // Bring the arriving frame up to now. Between two calls nothing drains the
 // FIFO (every drain settles first), so the first byte that does not fit is
 // found exactly, however late the call.
-void enet::rx_settle()
+void enet::rx_settle_at(tick_t now)
 {
     if (!m_rx_count)
         return;
     rx_slot& a = rx_at(m_rx_count - 1);
     if (a.final)
         return;
-    const tick_t now = now_ps();
     uint64_t arrived = now <= a.t_first ? 0 : (now - a.t_first) / a.byte_ps;
     arrived = std::min<uint64_t>(arrived, a.keep_len);
     if (!a.ov && arrived > a.stored) {

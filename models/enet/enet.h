@@ -85,7 +85,11 @@ public:
     SC_HAS_PROCESS(enet);
 
     const enet_config& config() const { return m_cfg; }
-    const enet_stats& stats() const { return m_stats; }
+    const enet_stats& stats() const
+    {
+        late_catch_up(false);
+        return m_stats;
+    }
     void reset_stats();
     void visit_stats(const std::string& prefix, const stat_visitor& v) const;
 
@@ -148,6 +152,19 @@ private:
 
     // frame_sink_if (phy_rx)
     void frame_start(const eth_frame& f) override;
+    bool refuses_all() const override;
+    void frame_refused(const eth_frame& f) override;
+    void set_late_sender(late_sender_if* s) override { m_late = s; }
+    // A frame starting at t (now, or before now when handed over late).
+    void rx_frame(const eth_frame& f, tick_t t, bool late);
+    // Frames a late sender still holds are handed over first (see
+    // frame_sink_if::refuses_all): before every register access and every
+    // look at the statistics or the RX state.
+    void late_catch_up(bool wake) const
+    {
+        if (m_late)
+            m_late->catch_up(wake);
+    }
 
     void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
     void reset_regs();
@@ -176,7 +193,9 @@ private:
     void rx_dma_thread();
     bool rx_fetch_bd(uint32_t& addr, bd& b, unsigned gen);
     bool rx_wait_bytes(rx_slot& f, uint32_t k, unsigned gen);
-    void rx_settle();
+    void rx_settle() { rx_settle_at(now_ps()); }
+    // rx_settle as of t (not before its previous call: a frame handed over late).
+    void rx_settle_at(tick_t t);
     uint64_t rx_occupancy(const rx_slot* skip) const;
     uint64_t rx_slot_occ(const rx_slot& s) const;
     uint64_t m_rx_occ = 0;  // bytes of all live RX slots in the FIFO (whole words)
@@ -240,6 +259,8 @@ private:
     tick_t m_xoff_until = 0;
     sc_core::sc_event m_pause_check_ev;
     bool m_mrbr_warned = false, m_speed_warned = false, m_link_warned = false;
+    late_sender_if* m_late = nullptr;
+    bool m_rx_seen = false;  // a frame has come through frame_start()
     // 1588 timer: counter = (m_at_base + INC per timer clock since m_at_t0) mod ATPER while ATCR.EN.
     uint32_t m_atcr = 0, m_atvr = 0, m_atoff = 0, m_atper = 0, m_atcor = 0, m_atinc = 0;
     uint64_t m_at_base = 0, m_at_t0 = 0;  // counter value (ns units of INC) at SystemC time m_at_t0 (ps)

@@ -55,12 +55,36 @@ struct eth_frame {
     }
 };
 
+// A sender that may hand frames over after their time (see
+// frame_sink_if::refuses_all).
+class late_sender_if {
+public:
+    virtual ~late_sender_if() = default;
+    // Hand over, through frame_refused(), every frame that started before
+    // now. wake: the receiver's state is about to change; the sender looks
+    // at refuses_all() again before its next frame.
+    virtual void catch_up(bool wake) = 0;
+};
+
 // Receiving side of one link direction. frame_start() is called at start_ps;
 // f.data is valid only during the call (the receiver copies what it keeps,
 // after f.complete()).
 class frame_sink_if : public virtual sc_core::sc_interface {
 public:
     virtual void frame_start(const eth_frame& f) = 0;
+
+    // Optional, a speed technique that changes no result: true when the
+    // receiver now drops every frame whatever it holds, and will, until its
+    // state changes; before any such change, and before anything reads what
+    // the frames would have changed, it calls the late sender's catch_up().
+    // A sender may then stop waking at each frame's start and hand the
+    // frames over later through frame_refused(). Default: never.
+    virtual bool refuses_all() const { return false; }
+    // A frame that started at f.start_ps (before now) while refuses_all()
+    // held: the receiver counts and drops it as frame_start() would have then.
+    virtual void frame_refused(const eth_frame&) {}
+    // The sender to call back (one per link; null: none).
+    virtual void set_late_sender(late_sender_if*) {}
 };
 
 // Flow control towards the transmitting link partner: from time at_ps on,

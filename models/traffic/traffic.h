@@ -45,7 +45,8 @@ struct traffic_stats {
 extern const stat_desc traffic_stat_rows[];
 extern const size_t traffic_stat_count;
 
-class traffic_source : public sc_core::sc_module, private enet::pause_if, private enet::frame_body_if {
+class traffic_source : public sc_core::sc_module, private enet::pause_if, private enet::frame_body_if,
+                       private enet::late_sender_if {
 public:
     sc_core::sc_port<enet::frame_sink_if> out;  // to the MAC's phy_rx
     sc_core::sc_export<enet::pause_if> pause_in; // from the MAC's phy_pause
@@ -56,16 +57,37 @@ public:
     SC_HAS_PROCESS(traffic_source);
 
     const traffic_config& config() const { return m_cfg; }
-    const traffic_stats& stats() const { return m_stats; }
-    void reset_stats() { m_stats = {}; }
+    // Statistics and sequence numbers count the frames a late hand-over
+    // (frame_sink_if::refuses_all) still held: they are handed over first.
+    const traffic_stats& stats() const
+    {
+        const_cast<traffic_source*>(this)->catch_up(false);
+        return m_stats;
+    }
+    void reset_stats()
+    {
+        catch_up(false);
+        m_stats = {};
+    }
     void visit_stats(const std::string& prefix, const stat_visitor& v) const;
-    bool done() const { return m_done; }   // count reached or file exhausted
-    uint32_t next_seq() const { return m_seq; }
+    bool done() const { return m_done; }   // count reached or file exhausted (frames still held included)
+    uint32_t next_seq() const { return m_seq; }  // of the next frame prepared (held ones included)
+    // Frames handed over late so far (frame_sink_if::refuses_all): not a
+    // result, the speed technique at work (tests).
+    uint64_t late_frames() const { return m_late_frames; }
 
 private:
     void pause(uint32_t quanta, tick_t at_ps) override;
     void write_body() override;  // the rest of a generated frame, on a receiver's demand
+    void catch_up(bool wake) override;
+    void end_of_elaboration() override;
     void run();
+    // Prepare the next frame (m_pend_*); false (and done) when there is none.
+    bool take_next();
+    // When the pending frame, due at due, may start: after a pause that holds it.
+    tick_t pending_start(tick_t due) const;
+    // The pending frame went out at t (due at due): counts and line state.
+    void sent(tick_t t, tick_t due);
     // Prepare the next frame in m_buf; returns false when there is none. Sets
     // the ideal start time from the arrival process.
     bool next_frame(tick_t line_free, tick_t& ideal, uint32_t& len);
@@ -85,6 +107,14 @@ private:
     tick_t m_ideal = 0;       // ideal time of the previous frame
     tick_t m_prev_start = 0;  // actual start of the previous frame
     bool m_first = true, m_done = false;
+    // The frame prepared next: ideal start and length; the line is free from m_line_free.
+    bool m_pending = false;
+    tick_t m_pend_ideal = 0, m_line_free = 0;
+    uint32_t m_pend_len = 0;
+    // Late hand-over: the thread waits on m_wake_ev while the receiver refuses all.
+    bool m_late = false, m_catching_up = false;
+    uint64_t m_late_frames = 0;
+    sc_core::sc_event m_wake_ev;
     // pause state: no frame may start in [m_pause_from, m_pause_until)
     tick_t m_pause_from = 0, m_pause_until = 0;
     sc_core::sc_event m_pause_ev;

@@ -212,6 +212,72 @@ START_TEST(test_rx_ring_exhaustion_macerr_and_resume)
 }
 END_TEST
 
+// Frames the MAC refuses whatever they hold (uDMA stopped on a full ring,
+// FIFO full; the MAC disabled) go over late, with their own times
+// (frame_sink_if::refuses_all): the counts are those of frames taken one by
+// one at their start. _i = 0: through a tap, which never refuses, so every
+// frame goes at its time; _i = 1: straight to the MAC, late. Both must give
+// the same numbers at every look, by register or by statistics.
+START_TEST(test_rx_refused_frames_late_same_counts)
+{
+    bench b;
+    traffic::traffic_config tc;
+    tc.count = 60;
+    tc.start_ps = 1 * US;
+    traffic::traffic_source src("src", tc);
+    std::unique_ptr<tb_tap> tap;
+    if (_i == 0) {
+        tap.reset(new tb_tap("tap"));
+        src.out.bind(tap->in);
+        tap->out.bind(b.mac.phy_rx);
+    } else {
+        src.out.bind(b.mac.phy_rx);
+    }
+    // 246-B frames back to back at 100 Mbit/s: one every (8 + 246 + 12) * 80 ns.
+    const tick_t gap = 266 * 80000;
+    auto started_before = [&](tick_t t) { return (uint64_t)((t - tc.start_ps + gap - 1) / gap); };
+    b.run_until(30 * US);  // the MAC is off: two frames refused (rx_disabled)
+    ck_assert_uint_eq(b.mac.stats().rx_disabled, started_before(30 * US));
+    b.start();
+    b.arm_rx_ring(64, 8);
+    b.cpu.wr(REG_RDAR, 0);
+    const uint64_t off = b.mac.stats().rx_disabled;
+    // 8 frames into the ring, 16 whole ones and a truncated one into the
+    // FIFO: from then on every frame is dropped (IEEE_R_MACERR).
+    const uint64_t kept = 8 + 16 + 1;
+    for (tick_t t : {700 * US, 700 * US + gap / 2, 850 * US}) {
+        b.run_until(t);
+        const uint64_t n = started_before(t);
+        ck_assert_uint_eq(src.stats().frames, n);
+        ck_assert_uint_eq(b.mac.stats().rx_frames, n - off);
+        ck_assert_uint_eq(b.mac.stats().rx_fifo_drops, n - off - kept);
+        ck_assert_uint_eq(b.cpu.rd(IEEE_R_MACERR), n - off - kept + 1);
+        ck_assert_uint_eq(b.cpu.rd(RMON_R_PACKETS), n - off);
+    }
+    // The driver gives back BDs 8..63: the FIFO drains, frames are taken again.
+    for (unsigned i = 8; i < 64; i++)
+        b.arm_rx(i, i == 63);
+    b.cpu.wr(REG_RDAR, 0);
+    b.run_until(1400 * US);  // the 60 frames are over by 1277 us
+    const enet_stats& st = b.mac.stats();
+    ck_assert_uint_eq(src.stats().frames, 60);
+    ck_assert_uint_eq(st.rx_frames + st.rx_disabled, 60);
+    ck_assert_uint_eq(st.rx_delivered + st.rx_fifo_drops, st.rx_frames);  // the truncated one written with OV
+    ck_assert_uint_eq(st.rx_truncated, 1);
+    // Dropped until the RDAR write at 850 us, all taken after it (the ring
+    // has room for them): the first frame after the write is delivered.
+    const uint64_t before_write = started_before(850 * US) - off;
+    ck_assert_uint_eq(st.rx_fifo_drops, before_write - kept);
+    ck_assert_uint_eq(st.rx_delivered, kept + (60 - off - before_write));
+    ck_assert_int_eq(buffer_seq(b.pm.dram_view(b.rx_buf(25)), 246), (long)(started_before(850 * US)));
+    if (_i == 1)
+        ck_assert_msg(src.late_frames() >= 10, "refused frames went over late (%llu)",
+                      (unsigned long long)src.late_frames());
+    else
+        ck_assert_uint_eq(src.late_frames(), 0);
+}
+END_TEST
+
 // A 512-B FIFO and no empty BD: frames 0 and 1 fit (2 x 248 B), frame 2 keeps
 // the last 16 B of space and is written with OV and length 16; frame 3 is dropped.
 START_TEST(test_rx_overrun_truncates_with_ov)
@@ -540,6 +606,7 @@ Suite* suite_enet_rx(void)
     tcase_add_loop_test(tc, test_rx_store_and_forward_vs_cut_through, 0, 2);
     tcase_add_test(tc, test_rx_disable_during_writeback_counts_once);
     tcase_add_loop_test(tc, test_rx_accel_discards_bad_checksum, 0, 3);
+    tcase_add_loop_test(tc, test_rx_refused_frames_late_same_counts, 0, 2);
     suite_add_tcase(s, tc);
     return s;
 }
