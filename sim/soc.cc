@@ -273,7 +273,7 @@ soc::frame_flight soc::flight(const netdev_snapshot& base) const
     // the driver's rx_fifo_errors count the same frames again later.
     const uint64_t fates = es.rx_disabled + es.rx_filtered + es.rx_pause_consumed + es.rx_fifo_drops +
                            es.rx_truncated + es.rx_flushed + es.rx_ring_discarded + es.rx_accel_discards + (rxd - base.rx_dropped) + errors -
-                           std::min(errors, fifo_errors) + ns.rx_otherhost + ns.ip_in_hdr_errors + ns.udp_no_ports +
+                           std::min(errors, fifo_errors) + ns.rx_otherhost + ns.ip_in_hdr_errors + ns.ip_in_truncated + ns.udp_short + ns.udp_no_ports +
                            ns.udp_rcvbuf_errors + ns.udp_in_csum_errors + ns.udp_in_datagrams;
     frame_flight f;
     f.counted = (int64_t)m_source->stats().frames - (int64_t)fates;

@@ -278,10 +278,13 @@ net_counters net_counters_read()
     if (const fecsim_v6_net_stats* v = g_v6_stats)  // the tree driver's NAPI
         return net_counters{ns->udp_in_datagrams, ns->udp_rcvbuf_errors, ns->udp_no_ports,  ns->ip_in_receives,
                             ns->ip_in_hdr_errors, ns->softnet_processed, ns->softnet_time_squeeze, v->napi_polls,
-                            v->napi_complete,     ns->rx_otherhost,         ns->udp_in_csum_errors};
+                            v->napi_complete,     ns->rx_otherhost,         ns->udp_in_csum_errors,
+                            ns->udp_in_errors,    ns->udp_short,            ns->ip_in_csum_errors,
+                            ns->ip_in_truncated};
     return net_counters{ns->udp_in_datagrams, ns->udp_rcvbuf_errors, ns->udp_no_ports,  ns->ip_in_receives,
                         ns->ip_in_hdr_errors, ns->softnet_processed, ns->softnet_time_squeeze, ns->napi_polls,
-                        ns->napi_complete, ns->rx_otherhost, ns->udp_in_csum_errors};
+                        ns->napi_complete, ns->rx_otherhost, ns->udp_in_csum_errors, ns->udp_in_errors,
+                        ns->udp_short, ns->ip_in_csum_errors, ns->ip_in_truncated};
 }
 
 unsigned stack_backlog_len() { return g_v6.gro_pending ? (unsigned)g_v6.gro_pending() : 0; }
@@ -304,8 +307,21 @@ void net_counters_visit(const stat_visitor& v)
     v("snmp.Udp.NoPorts", ns.udp_no_ports, "UDP datagrams to a port nobody listens on", "count");
     v("snmp.Udp.InCsumErrors", ns.udp_in_csum_errors,
       "UDP datagrams dropped by recvmsg: a wrong checksum the device did not vouch for", "count");
+    v("snmp.Udp.InErrors", ns.udp_in_errors,
+      "UDP datagrams dropped on receive: receive buffer full, wrong checksum, short packet", "count");
     v("snmp.Ip.InReceives", ns.ip_in_receives, "IP datagrams received", "count");
-    v("snmp.Ip.InHdrErrors", ns.ip_in_hdr_errors, "frames the stack could not parse as IPv4/UDP", "count");
+    v("snmp.Ip.InHdrErrors", ns.ip_in_hdr_errors,
+      "IP datagrams dropped for their header: not IPv4/UDP, a header length below 20 B or beyond the frame, a "
+      "wrong header checksum, a total length below the header",
+      "count");
+    v("snmp.Ip.InCsumErrors", ns.ip_in_csum_errors, "IP headers with a wrong checksum (counted in InHdrErrors too)",
+      "count");
+    v("snmp.Ip.InTruncatedPkts", ns.ip_in_truncated, "IP datagrams whose total length is beyond the frame: dropped",
+      "count");
+    v("stack.udp_short", ns.udp_short,
+      "UDP short packets: no room for the header, or a UDP length beyond the datagram or below 8 (dropped and "
+      "counted in Udp.InErrors, as __udp4_lib_rcv does)",
+      "count");
     v("softnet.processed", ns.softnet_processed, "frames handed to the stack by NAPI", "count");
     v("softnet.time_squeeze", ns.softnet_time_squeeze, "net_rx_action runs ended by budget or time", "count");
     v("napi.polls", ns.napi_polls, "NAPI poll calls", "count");

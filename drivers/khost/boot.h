@@ -95,6 +95,8 @@ struct net_counters {
     uint64_t napi_polls, napi_complete;
     uint64_t rx_otherhost;
     uint64_t udp_in_csum_errors;
+    uint64_t udp_in_errors, udp_short;           // Udp.InErrors; of them, short packets
+    uint64_t ip_in_csum_errors, ip_in_truncated;  // Ip.InCsumErrors (also InHdrErrors), InTruncatedPkts
 };
 net_counters net_counters_read();
 // Frames the driver has handed up that the stack has not taken yet (a

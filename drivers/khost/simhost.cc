@@ -158,6 +158,10 @@ int simhost_udp4_csum_ok(const void* ip, size_t udp_avail)
 {
     return traffic_udp4_checksum_ok((const uint8_t*)ip, udp_avail);
 }
+int simhost_ipv4_hdr_ok(const void* ip, size_t ihl)
+{
+    return traffic_inet_checksum((const uint8_t*)ip, ihl) == 0;
+}
 
 void simhost_stop(const char* fmt, ...)
 {

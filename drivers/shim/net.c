@@ -366,6 +366,7 @@ void shim_net_rx_action(void)
 }
 
 #define UDP_STACK_NAME(n) shim_##n
+#define UDP_STACK_TAIL_AT(skb, n) ((skb)->tail = (skb)->data + (n))
 #include "udp_stack.h"
 
 

@@ -47,6 +47,9 @@ struct shim_net_stats {
 	uint64_t udp_in_datagrams, udp_rcvbuf_errors, udp_no_ports, udp_in_errors;
 	uint64_t udp_in_csum_errors;	/* datagrams with a wrong UDP checksum, dropped by recvmsg */
 	uint64_t ip_in_receives, ip_in_hdr_errors;
+	uint64_t ip_in_csum_errors;	/* IPv4 headers with a wrong checksum (also in ip_in_hdr_errors) */
+	uint64_t ip_in_truncated;	/* IPv4 total length beyond the frame: InTruncatedPkts, dropped */
+	uint64_t udp_short;		/* UDP length beyond the datagram or below 8: dropped, in udp_in_errors */
 	uint64_t softnet_processed, softnet_time_squeeze;
 	uint64_t napi_polls, napi_complete;
 	uint64_t skb_alloc, skb_free;

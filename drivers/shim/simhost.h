@@ -138,6 +138,9 @@ void simhost_socket_wake(void);
  * in the CPU's view; no simulated cost (the kernel folds it into the copy to
  * user). */
 int simhost_udp4_csum_ok(const void *ip, size_t udp_avail);
+/* 1 if the IPv4 header of ihl bytes at ip has the right header checksum
+ * (ip_fast_csum); no simulated cost (part of the stack's charge). */
+int simhost_ipv4_hdr_ok(const void *ip, size_t ihl);
 
 /* Fatal: stop the run with a message naming the cause (never returns). */
 void simhost_stop(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));

@@ -9,13 +9,15 @@
  * (drivers/shim/net.c, linked into the program) and by the 6.x level
  * (drivers/shim/v6/net.c, compiled into a kernel tree driver's object), each
  * with its own struct sk_buff. The includer provides:
- *   struct sk_buff     with data, len, truesize, protocol, pkt_type,
- *                      ip_summed, cb[] (at least 9 bytes) and a list node
- *                      first (next, prev);
+ *   struct sk_buff     with data, len, data_len, tail, truesize, protocol,
+ *                      pkt_type, ip_summed, cb[] (at least 9 bytes) and a
+ *                      list node first (next, prev);
  *   cfg, st            struct shim_net_config and struct shim_net_stats;
  *   kfree_skb, consume_skb, skb_pull, spin_lock/unlock, the list helpers;
  *   UDP_STACK_NAME(n)  the external name of the socket functions
- *                      (shim_udp_queued / shim_udp_recvmsg at 5.4).
+ *                      (shim_udp_queued / shim_udp_recvmsg at 5.4);
+ *   UDP_STACK_TAIL_AT(skb, n)  sets the tail n bytes past data (the
+ *                      level's own tail: a pointer or an offset).
  * Units: cycles of the receiving core (simhost_charge), bytes of skb
  * truesize for the socket's receive memory, ns for the enqueue time.
  */
@@ -35,6 +37,82 @@ static spinlock_t sock_lock;
 UDP_STACK_UNCOSTED static void udp_note_headers(struct sk_buff *skb, unsigned int ihl)
 {
 	skb->cb[8] = (char)ihl;
+}
+
+/* A linear skb cut to its first n bytes (pskb_trim_rcsum: the link layer's
+ * padding goes; a device checksum over the whole frame would no longer
+ * hold, but fecsim's devices report none). */
+UDP_STACK_UNCOSTED static void udp_trim(struct sk_buff *skb, unsigned int n)
+{
+	if (n < skb->len && !skb->data_len) {
+		skb->len = n;
+		UDP_STACK_TAIL_AT(skb, n);
+	}
+}
+
+/* The helpers below are bookkeeping of the stack's charge: their reads of
+ * the headers are simulated (simhost_access) because the kernel makes them
+ * and because only a simulated read makes the CPU's view of a buffer the
+ * device wrote current; the rest costs nothing of its own. */
+
+/* ip_rcv_core's checks of an IPv4 datagram (net/ipv4/ip_input.c; RFC 791,
+ * RFC 1122 3.2.1.2): a header below 20 bytes or beyond the frame, or with a
+ * wrong checksum (InCsumErrors too), is an InHdrErrors; a total length
+ * beyond the frame an InTruncatedPkts, below the header an InHdrErrors;
+ * otherwise the frame is trimmed to the total length. 1: it goes on. */
+UDP_STACK_UNCOSTED static int udp_ip_checked(struct sk_buff *skb, unsigned int ihl)
+{
+	const u8 *ip = skb->data;
+	unsigned int tot;
+
+	if (ihl < 20 || skb->len < ihl) {
+		st.ip_in_hdr_errors++;
+		return 0;
+	}
+	simhost_access(ip, ihl, 0);	/* ip_fast_csum reads the whole header */
+	if (!simhost_ipv4_hdr_ok(ip, ihl)) {
+		st.ip_in_csum_errors++;
+		st.ip_in_hdr_errors++;
+		return 0;
+	}
+	tot = (unsigned int)ip[2] << 8 | ip[3];
+	if (skb->len < tot) {
+		st.ip_in_truncated++;
+		return 0;
+	}
+	if (tot < ihl) {
+		st.ip_in_hdr_errors++;
+		return 0;
+	}
+	udp_trim(skb, tot);
+	return 1;
+}
+
+/* Then, for UDP, __udp4_lib_rcv's length checks (net/ipv4/udp.c; RFC 768):
+ * no room for the UDP header, or a UDP length beyond the datagram or below
+ * 8, is a short packet, dropped and counted in Udp.InErrors; otherwise the
+ * datagram is trimmed to the UDP length. 1: it goes on (another protocol
+ * too: the caller drops that). */
+UDP_STACK_UNCOSTED static int udp_rcv_checked(struct sk_buff *skb, unsigned int ihl)
+{
+	unsigned int ulen;
+
+	if (!udp_ip_checked(skb, ihl))
+		return 0;
+	if (skb->data[9] != 17)
+		return 1;
+	if (skb->len < ihl + 8)
+		goto short_packet;
+	simhost_access(skb->data + ihl, 8, 0);	/* the UDP header */
+	ulen = (unsigned int)skb->data[ihl + 4] << 8 | skb->data[ihl + 5];
+	if (ulen > skb->len - ihl || ulen < 8)
+		goto short_packet;
+	udp_trim(skb, ihl + ulen);
+	return 1;
+short_packet:
+	st.udp_short++;
+	st.udp_in_errors++;
+	return 0;
 }
 
 /* Whether the datagram may be delivered: the device vouched for its
@@ -67,7 +145,9 @@ static void stack_receive(struct sk_buff *skb)
 	}
 	st.ip_in_receives++;
 	ihl = (ip[0] & 15) * 4u;
-	if (ip[9] != 17 || skb->len < ihl + 8) {
+	if (!udp_rcv_checked(skb, ihl))
+		goto drop;
+	if (ip[9] != 17) {
 		st.ip_in_hdr_errors++;
 		goto drop;
 	}

@@ -122,6 +122,37 @@ START_TEST(test_loopback_capture_replay)
 }
 END_TEST
 
+// tests/fixtures/malformed-udp.pcap: 60 frames to the board's MAC, 1 ms
+// apart, cycling through six IPv4/UDP datagrams to port 5201 (checksums
+// right unless said): 200 B of payload; 2 B of payload in a frame padded to
+// the 60-B minimum (IP total length 30, UDP length 10); 200 B with a wrong IP
+// header checksum; 200 B with an IP total length of 300; 200 B with a UDP
+// length of 300; 200 B with a UDP length of 4 (the last two without a UDP
+// checksum). The MAC's accelerator (store and forward, RACC.IPDIS) discards
+// the wrong header checksum; the stack drops the total length beyond the
+// frame (Ip.InTruncatedPkts) and the two UDP lengths (short packets,
+// Udp.InErrors), and trims the padded one to its 2 bytes, as Linux's
+// ip_rcv_core and __udp4_lib_rcv do.
+START_TEST(test_malformed_datagrams)
+{
+    const proc_result r = replay(fixture("malformed-udp.pcap"), {});
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err.c_str());
+    ck_assert_double_eq(json_number(r.out, "frames_offered"), 60);
+    ck_assert_double_eq(json_number(r.out, "frames_delivered"), 20);
+    ck_assert_double_eq(json_number(r.out, "drops.mac_discard"), 10);
+    ck_assert_double_eq(json_number(r.out, "drops.bad_header"), 30);
+    ck_assert_double_eq(json_number(r.out, "frames_in_flight"), 0);
+    const std::string st = read_text(only_subdir(only_subdir(g_tmp + "/res")) + "/stats.txt");
+    for (const auto& [name, value] : {std::pair<std::string, std::string>{"snmp.Ip.InTruncatedPkts", "10"},
+                                      {"stack.udp_short", "20"},
+                                      {"snmp.Udp.InErrors", "20"},
+                                      {"snmp.Ip.InHdrErrors", "0"},
+                                      {"app.bytes", "2020"}})
+        ck_assert_msg(std::regex_search(st, std::regex("(^|\\n)" + name + " +" + value + " ")), "no %s = %s in %s",
+                      name.c_str(), value.c_str(), st.c_str());
+}
+END_TEST
+
 // A capture that libpcap cannot read, or of another link type, is refused
 // before anything runs, naming the file, the line and the key.
 START_TEST(test_bad_capture)
@@ -537,6 +568,7 @@ Suite* suite_cli_traffic(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_loopback_capture_replay);
     tcase_add_test(tc, test_bad_capture);
+    tcase_add_test(tc, test_malformed_datagrams);
     tcase_add_test(tc, test_board_mac_address);
     tcase_add_test(tc, test_link_capture);
     tcase_add_test(tc, test_probe_failure);

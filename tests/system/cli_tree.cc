@@ -5,6 +5,7 @@
 // (exit 3) naming itself and its caller. The trees here are small synthetic
 // ones written by the tests (Makefile + the fec file names).
 #include "tests/lib.h"
+#include <regex>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -296,6 +297,33 @@ START_TEST(test_linux_6_12_bad_udp_checksum)
 }
 END_TEST
 
+// tests/fixtures/malformed-udp.pcap (see tests/system/cli_traffic.cc)
+// through the 6.12 driver, which cuts through: the MAC only flags the wrong
+// IP header checksum, and the stack drops it (Ip.InCsumErrors and
+// InHdrErrors) beside the total length beyond the frame and the two short
+// packets; the padded datagram is delivered with its 2 bytes.
+START_TEST(test_linux_6_12_malformed_datagrams)
+{
+    if (!exists("/usr/src/linux-source-6.12.tar.xz"))
+        return;
+    const proc_result r = fecsim({"run", fecsim_srcdir() + "/scenarios/imx6q/upstream-6.12-idle.ini", "-q", "--json",
+                                  "--out", g_tmp + "/res", "-o", "traffic.mode=pcap", "-o",
+                                  "traffic.pcap_file=" + fecsim_srcdir() + "/tests/fixtures/malformed-udp.pcap", "-o",
+                                  "scenario.warmup=0s", "-o", "scenario.duration=300ms"});
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err.c_str());
+    for (const char* want : {"\"frames_delivered\" : 20,", "\"mac_discard\" : 0", "\"bad_header\" : 40"})
+        ck_assert_msg(r.out.find(want) != std::string::npos, "no %s in %s", want, r.out.c_str());
+    const std::string st = read_text(only_subdir(only_subdir(g_tmp + "/res")) + "/stats.txt");
+    for (const auto& [name, value] : {std::pair<std::string, std::string>{"snmp.Ip.InCsumErrors", "10"},
+                                      {"snmp.Ip.InHdrErrors", "10"},
+                                      {"snmp.Ip.InTruncatedPkts", "10"},
+                                      {"stack.udp_short", "20"},
+                                      {"app.bytes", "2020"}})
+        ck_assert_msg(std::regex_search(st, std::regex("(^|\\n)" + name + " +" + value + " ")), "no %s = %s in %s",
+                      name.c_str(), value.c_str(), st.c_str());
+}
+END_TEST
+
 START_TEST(test_linux_6_1_link_up)
 {
     real_tree_link("6.1", "ethtool -S    53 statistics: tx_dropped, tx_packets,");
@@ -404,6 +432,7 @@ Suite* suite_cli_tree(void)
     tcase_add_test(real, test_linux_6_12_link_up);
     tcase_add_test(real, test_linux_6_1_link_up);
     tcase_add_test(real, test_linux_6_12_bad_udp_checksum);
+    tcase_add_test(real, test_linux_6_12_malformed_datagrams);
     suite_add_tcase(s, real);
     return s;
 }

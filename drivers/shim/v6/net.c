@@ -551,6 +551,7 @@ void napi_consume_skb(struct sk_buff *skb, int budget)
 /* The same cost model, socket and counters as fecsim's own driver's
  * (drivers/shim/udp_stack.h), compiled into this level with its skbs. */
 #define UDP_STACK_NAME(n) fecsim_v6_##n
+#define UDP_STACK_TAIL_AT(skb, n) ((skb)->tail = (unsigned int)((skb)->data - (skb)->head) + (n))
 #include "../udp_stack.h"
 
 void fecsim_v6_stack_configure(const struct shim_net_config *c) { cfg = *c; }
