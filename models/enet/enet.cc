@@ -721,6 +721,69 @@ void enet::frame_refused(const eth_frame& f)
     rx_frame(f, f.start_ps, true);
 }
 
+// n refused frames in one call: what n rx_frame(late) calls count, the
+// arriving frame settled once as of the last start (settling is cumulative:
+// nothing drains the FIFO while the uDMA stands).
+bool enet::frames_refused(const eth_frame& f, uint64_t n, tick_t step_ps)
+{
+    if (f.byte_ps != m_byte_ps || !f.fcs_known_good || pause_header(f))
+        return false;
+    if (!(m_ecr & ECR_ETHEREN)) {
+        m_stats.rx_disabled += n;
+        return true;
+    }
+    rx_settle_at(f.start_ps + (n - 1) * step_ps);
+    rx_count_arrivals(f, true, n);
+    uint16_t sc = 0;
+    uint32_t esc = 0;
+    if (!rx_accept(f.data, f.len, sc, esc)) {
+        m_stats.rx_filtered += n;
+        return true;
+    }
+    if (!(m_rx_count == m_rx_slots.size() || rx_occupancy(nullptr) >= m_cfg.rx_fifo_bytes))
+        throw std::logic_error(std::string(name()) + ": frames handed over late found room in the RX FIFO");
+    rx_fifo_drop(n);
+    return true;
+}
+
+void enet::rx_count_arrivals(const eth_frame& f, bool crc_ok, uint64_t n)
+{
+    const uint32_t max_fl = (m_rcr & RCR_MAX_FL_MASK) >> RCR_MAX_FL_SHIFT;
+    m_stats.rx_frames += n;
+    m_stats.rx_bytes += n * f.len;
+    mib_inc(RMON_R_PACKETS, n);
+    mib_inc(RMON_R_OCTETS, n * f.len);
+    if (f.len >= 6 && (f.data[0] & 1))
+        mib_inc((f.data[0] & f.data[1] & f.data[2] & f.data[3] & f.data[4] & f.data[5]) == 0xFF ? RMON_R_BC_PKT
+                                                                                                   : RMON_R_MC_PKT,
+                n);
+    mib_inc(f.len <= 64 ? RMON_R_P64 : f.len <= 127 ? RMON_R_P65TO127 : f.len <= 255 ? RMON_R_P128TO255
+            : f.len <= 511 ? RMON_R_P256TO511 : f.len <= 1023 ? RMON_R_P512TO1023
+            : f.len <= 2047 ? RMON_R_P1024TO2047 : RMON_R_P_GTE2048,
+            n);
+    if (!crc_ok) {
+        m_stats.rx_crc_errors += n;
+        mib_inc(RMON_R_CRC_ALIGN, n);
+        mib_inc(IEEE_R_CRC, n);
+    }
+    if (f.len < 64)
+        mib_inc(crc_ok ? RMON_R_UNDERSIZE : RMON_R_FRAG, n);
+    else if (f.len > max_fl)
+        mib_inc(crc_ok ? RMON_R_OVERSIZE : RMON_R_JAB, n);
+}
+
+bool enet::pause_header(const eth_frame& f)
+{
+    return f.len >= 20 && f.data[0] == 0x01 && f.data[1] == 0x80 && f.data[2] == 0xC2 && f.data[3] == 0 &&
+           f.data[4] == 0 && f.data[5] == 0x01 && f.data[12] == 0x88 && f.data[13] == 0x08;
+}
+
+void enet::rx_fifo_drop(uint64_t n)
+{
+    m_stats.rx_fifo_drops += n;
+    mib_inc(IEEE_R_MACERR, n);
+}
+
 void enet::rx_frame(const eth_frame& f, tick_t t, bool late)
 {
     if (f.byte_ps != m_byte_ps && !m_link_warned) {
@@ -732,8 +795,6 @@ void enet::rx_frame(const eth_frame& f, tick_t t, bool late)
         m_stats.rx_disabled++;
         return;
     }
-    m_stats.rx_frames++;
-    m_stats.rx_bytes += f.len;
     if (g_trace)
         g_trace->instant(te_track::mac, 0, t, g_trace->intern("RX frame starts"), g_trace->intern("bytes"), f.len);
     rx_settle_at(t);
@@ -741,28 +802,10 @@ void enet::rx_frame(const eth_frame& f, tick_t t, bool late)
     // Until the frame is accepted only its header is read (f.complete()).
     const bool crc_ok = f.fcs_known_good || (f.complete(), traffic_fcs_ok(f.data, f.len) != 0);
     const uint32_t max_fl = (m_rcr & RCR_MAX_FL_MASK) >> RCR_MAX_FL_SHIFT;
-    mib_inc(RMON_R_PACKETS);
-    mib_inc(RMON_R_OCTETS, f.len);
-    if (f.len >= 6 && (f.data[0] & 1))
-        mib_inc((f.data[0] & f.data[1] & f.data[2] & f.data[3] & f.data[4] & f.data[5]) == 0xFF ? RMON_R_BC_PKT
-                                                                                                   : RMON_R_MC_PKT);
-    mib_inc(f.len <= 64 ? RMON_R_P64 : f.len <= 127 ? RMON_R_P65TO127 : f.len <= 255 ? RMON_R_P128TO255
-            : f.len <= 511 ? RMON_R_P256TO511 : f.len <= 1023 ? RMON_R_P512TO1023
-            : f.len <= 2047 ? RMON_R_P1024TO2047 : RMON_R_P_GTE2048);
-    if (!crc_ok) {
-        m_stats.rx_crc_errors++;
-        mib_inc(RMON_R_CRC_ALIGN);
-        mib_inc(IEEE_R_CRC);
-    }
-    if (f.len < 64)
-        mib_inc(crc_ok ? RMON_R_UNDERSIZE : RMON_R_FRAG);
-    else if (f.len > max_fl)
-        mib_inc(crc_ok ? RMON_R_OVERSIZE : RMON_R_JAB);
+    rx_count_arrivals(f, crc_ok, 1);
 
     // 802.3x pause frame addressed to the reserved multicast address.
-    if (f.len >= 20 && f.data[0] == 0x01 && f.data[1] == 0x80 && f.data[2] == 0xC2 && f.data[3] == 0 &&
-        f.data[4] == 0 && f.data[5] == 0x01 && f.data[12] == 0x88 && f.data[13] == 0x08 && (f.complete(), true) &&
-        f.data[14] == 0 && f.data[15] == 1 && crc_ok) {
+    if (pause_header(f) && (f.complete(), true) && f.data[14] == 0 && f.data[15] == 1 && crc_ok) {
         m_stats.rx_pause_frames++;
         mib_inc(IEEE_R_FDXFC);
         if (m_rcr & RCR_FCE) {
@@ -784,8 +827,7 @@ void enet::rx_frame(const eth_frame& f, tick_t t, bool late)
         return;
     }
     if (m_rx_count == m_rx_slots.size() || rx_occupancy(nullptr) >= m_cfg.rx_fifo_bytes) {
-        m_stats.rx_fifo_drops++;
-        mib_inc(IEEE_R_MACERR);
+        rx_fifo_drop(1);
         if (g_trace)
             g_trace->instant(te_track::mac, 0, t, g_trace->intern("RX FIFO full: dropped (IEEE_rx_macerr)"));
         SIM_TRACE(TRACE_MAC, name(), "RX FIFO full: frame of %u B dropped", f.len);

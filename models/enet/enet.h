@@ -154,9 +154,16 @@ private:
     void frame_start(const eth_frame& f) override;
     bool refuses_all() const override;
     void frame_refused(const eth_frame& f) override;
+    bool frames_refused(const eth_frame& first, uint64_t n, tick_t step_ps) override;
     void set_late_sender(late_sender_if* s) override { m_late = s; }
     // A frame starting at t (now, or before now when handed over late).
     void rx_frame(const eth_frame& f, tick_t t, bool late);
+    // The RMON counts of n arriving frames alike in length and header.
+    void rx_count_arrivals(const eth_frame& f, bool crc_ok, uint64_t n);
+    // An 802.3x pause frame by its header (destination and EtherType).
+    static bool pause_header(const eth_frame& f);
+    // n frames found the RX FIFO full: dropped whole (IEEE_rx_macerr).
+    void rx_fifo_drop(uint64_t n);
     // Frames a late sender still holds are handed over first (see
     // frame_sink_if::refuses_all): before every register access and every
     // look at the statistics or the RX state.

@@ -83,6 +83,18 @@ public:
     // A frame that started at f.start_ps (before now) while refuses_all()
     // held: the receiver counts and drops it as frame_start() would have then.
     virtual void frame_refused(const eth_frame&) {}
+    // n >= 2 such frames at once, alike in length, header and FCS state
+    // (fcs_known_good), the k-th starting at first.start_ps + k * step_ps,
+    // all before now; first.data holds their header only (their bodies
+    // differ, first.body is null). The receiver counts and drops them as n
+    // frame_refused() calls would have, or returns false having taken none
+    // when it must see more than the header (the sender then hands them over
+    // one by one). Default: false.
+    virtual bool frames_refused(const eth_frame& first, uint64_t n, tick_t step_ps)
+    {
+        (void)first, (void)n, (void)step_ps;
+        return false;
+    }
     // The sender to call back (one per link; null: none).
     virtual void set_late_sender(late_sender_if*) {}
 };

@@ -186,12 +186,7 @@ bool traffic_source::next_frame(tick_t line_free, tick_t& ideal, uint32_t& len)
         ideal = base + (tick_t)(-std::log(1.0 - m_rng.uniform()) * mean_ps + 0.5);
         break;
     }
-    default: {
-        const double gap = m_cfg.rate_fps > 0 ? 1e12 / m_cfg.rate_fps
-                           : m_cfg.rate_bps > 0 ? len * 8 * 1e12 / m_cfg.rate_bps : 0;
-        ideal = base + (tick_t)(gap + 0.5);
-        break;
-    }
+    default: ideal = base + constant_gap_ps(len); break;
     }
     return true;
 }
@@ -200,6 +195,15 @@ void traffic_source::end_of_elaboration()
 {
     out->set_late_sender(this);
 }
+
+tick_t traffic_source::constant_gap_ps(uint32_t len) const
+{
+    const double gap = m_cfg.rate_fps > 0 ? 1e12 / m_cfg.rate_fps
+                       : m_cfg.rate_bps > 0 ? len * 8 * 1e12 / m_cfg.rate_bps : 0;
+    return (tick_t)(gap + 0.5);
+}
+
+tick_t traffic_source::wire_ps(uint32_t len) const { return (enet::PREAMBLE_BYTES + len + enet::IFG_BYTES) * m_byte_ps; }
 
 bool traffic_source::take_next()
 {
@@ -222,7 +226,7 @@ void traffic_source::sent(tick_t t, tick_t due)
     m_stats.bytes += len;
     m_stats.paused_ps += t - due;
     m_stats.late_ps += t - std::min(t, m_pend_ideal);
-    m_line_free = t + (enet::PREAMBLE_BYTES + len + enet::IFG_BYTES) * m_byte_ps;
+    m_line_free = t + wire_ps(len);
     m_ideal = m_pend_ideal;
     m_prev_start = t;
     m_first = false;
@@ -280,6 +284,8 @@ void traffic_source::catch_up(bool wake)
         const tick_t t = pending_start(due);
         if (t >= now)
             break;
+        if (t == due && hand_over_run(t, now))
+            continue;
         eth_frame f{m_buf.data(), m_pend_len, t, m_byte_ps, true, m_body_due ? this : nullptr};
         out->frame_refused(f);
         m_late_frames++;
@@ -289,6 +295,44 @@ void traffic_source::catch_up(bool wake)
     m_catching_up = false;
     if (wake || m_done)
         m_wake_ev.notify(sc_core::SC_ZERO_TIME);
+}
+
+// A constant-rate source of one frame size sends evenly: after the pending
+// frame, which starts at t0 (not held by a pause), the previous frame's start
+// t is the base of the next ideal time (t >= its own ideal), so every
+// further frame starts D = max(gap, wire time) after the one before. The
+// frames that start before now go over in one call, with the counts and
+// line state that one sent() and next_frame() each would leave.
+bool traffic_source::hand_over_run(tick_t t0, tick_t now)
+{
+    if (m_cfg.mode != MODE_CONSTANT || m_cfg.size_mode != SIZE_FIXED || m_first || m_pause_until > t0 ||
+        trace_on(TRACE_TRAFFIC))
+        return false;
+    const uint32_t len = m_pend_len;
+    const tick_t gap = constant_gap_ps(len), wire = wire_ps(len), step = std::max(gap, wire);
+    uint64_t n = (now - 1 - t0) / step + 1;
+    if (m_cfg.count)
+        n = std::min<uint64_t>(n, m_cfg.count - m_sent);
+    if (n < 2)
+        return false;
+    const eth_frame f{m_buf.data(), len, t0, m_byte_ps, true, nullptr};
+    if (!out->frames_refused(f, n, step))
+        return false;
+    const tick_t last = t0 + (n - 1) * step;
+    m_stats.frames += n;
+    m_stats.bytes += n * len;
+    m_stats.late_ps += (t0 - std::min(t0, m_pend_ideal)) + (n - 1) * (step - gap);
+    m_line_free = last + wire;
+    m_ideal = last - step + gap;
+    m_prev_start = last;
+    m_sent += n;
+    m_seq += (uint32_t)(n - 1);  // the pending frame's number is taken already
+    m_body_due = false;
+    m_pending = false;
+    m_late_frames += n;
+    m_late_runs++;
+    take_next();
+    return true;
 }
 
 // ---------------------------------------------------------------- sink

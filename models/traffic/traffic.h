@@ -75,6 +75,8 @@ public:
     // Frames handed over late so far (frame_sink_if::refuses_all): not a
     // result, the speed technique at work (tests).
     uint64_t late_frames() const { return m_late_frames; }
+    // Calls that handed several of them over at once (frames_refused).
+    uint64_t late_runs() const { return m_late_runs; }
 
 private:
     void pause(uint32_t quanta, tick_t at_ps) override;
@@ -91,6 +93,14 @@ private:
     // Prepare the next frame in m_buf; returns false when there is none. Sets
     // the ideal start time from the arrival process.
     bool next_frame(tick_t line_free, tick_t& ideal, uint32_t& len);
+    // The constant-rate mode's gap between ideal frame starts, and a frame's
+    // time on the wire with preamble and minimum gap (ps).
+    tick_t constant_gap_ps(uint32_t len) const;
+    tick_t wire_ps(uint32_t len) const;
+    // In catch_up(): the pending frame, due and starting at t0, and the ones
+    // after it that start before now, handed over in one frames_refused()
+    // call; false (nothing done) where that does not apply.
+    bool hand_over_run(tick_t t0, tick_t now);
     uint32_t next_size();
 
     const traffic_config m_cfg;
@@ -113,7 +123,7 @@ private:
     uint32_t m_pend_len = 0;
     // Late hand-over: the thread waits on m_wake_ev while the receiver refuses all.
     bool m_late = false, m_catching_up = false;
-    uint64_t m_late_frames = 0;
+    uint64_t m_late_frames = 0, m_late_runs = 0;
     sc_core::sc_event m_wake_ev;
     // pause state: no frame may start in [m_pause_from, m_pause_until)
     tick_t m_pause_from = 0, m_pause_until = 0;

@@ -216,14 +216,20 @@ END_TEST
 // FIFO full; the MAC disabled) go over late, with their own times
 // (frame_sink_if::refuses_all): the counts are those of frames taken one by
 // one at their start. _i = 0: through a tap, which never refuses, so every
-// frame goes at its time; _i = 1: straight to the MAC, late. Both must give
-// the same numbers at every look, by register or by statistics.
+// frame goes at its time; _i = 1: straight to the MAC, late, in runs of
+// evenly spaced frames (frames_refused); _i = 2: late, one by one (a size
+// list of one size: not a run). All must give the same numbers at every
+// look, by register or by statistics.
 START_TEST(test_rx_refused_frames_late_same_counts)
 {
     bench b;
     traffic::traffic_config tc;
     tc.count = 60;
     tc.start_ps = 1 * US;
+    if (_i == 2) {
+        tc.size_mode = traffic::SIZE_LIST;
+        tc.size_list = {246};
+    }
     traffic::traffic_source src("src", tc);
     std::unique_ptr<tb_tap> tap;
     if (_i == 0) {
@@ -253,6 +259,13 @@ START_TEST(test_rx_refused_frames_late_same_counts)
         ck_assert_uint_eq(b.mac.stats().rx_fifo_drops, n - off - kept);
         ck_assert_uint_eq(b.cpu.rd(IEEE_R_MACERR), n - off - kept + 1);
         ck_assert_uint_eq(b.cpu.rd(RMON_R_PACKETS), n - off);
+        ck_assert_uint_eq(b.cpu.rd(RMON_R_P128TO255), n - off);
+        ck_assert_uint_eq(b.cpu.rd(RMON_R_OCTETS), (n - off) * 246);
+        ck_assert_uint_eq(b.mac.stats().rx_bytes, (n - off) * 246);
+        ck_assert_uint_eq(src.stats().bytes, n * 246);
+        // Back to back: each frame after the first starts a wire time after its ideal.
+        ck_assert_uint_eq(src.stats().late_ps, (n - 1) * gap);
+        ck_assert_uint_eq(src.next_seq(), n + 1);
     }
     // The driver gives back BDs 8..63: the FIFO drains, frames are taken again.
     for (unsigned i = 8; i < 64; i++)
@@ -270,11 +283,16 @@ START_TEST(test_rx_refused_frames_late_same_counts)
     ck_assert_uint_eq(st.rx_fifo_drops, before_write - kept);
     ck_assert_uint_eq(st.rx_delivered, kept + (60 - off - before_write));
     ck_assert_int_eq(buffer_seq(b.pm.dram_view(b.rx_buf(25)), 246), (long)(started_before(850 * US)));
-    if (_i == 1)
+    if (_i == 0) {
+        ck_assert_uint_eq(src.late_frames(), 0);
+    } else {
         ck_assert_msg(src.late_frames() >= 10, "refused frames went over late (%llu)",
                       (unsigned long long)src.late_frames());
-    else
-        ck_assert_uint_eq(src.late_frames(), 0);
+        if (_i == 1)
+            ck_assert_msg(src.late_runs() >= 1, "refused frames went over in runs");
+        else
+            ck_assert_uint_eq(src.late_runs(), 0);
+    }
 }
 END_TEST
 
@@ -606,7 +624,7 @@ Suite* suite_enet_rx(void)
     tcase_add_loop_test(tc, test_rx_store_and_forward_vs_cut_through, 0, 2);
     tcase_add_test(tc, test_rx_disable_during_writeback_counts_once);
     tcase_add_loop_test(tc, test_rx_accel_discards_bad_checksum, 0, 3);
-    tcase_add_loop_test(tc, test_rx_refused_frames_late_same_counts, 0, 2);
+    tcase_add_loop_test(tc, test_rx_refused_frames_late_same_counts, 0, 3);
     suite_add_tcase(s, tc);
     return s;
 }
