@@ -549,6 +549,20 @@ put_section()
     mv "$results.tmp" "$results"
 }
 
+# A full run supersedes an earlier partial one: its section goes.
+drop_section()
+{
+    name=$1
+    [ -f "$results" ] && grep -q "^<!-- BEGIN $name:" "$results" || return 0
+    awk -v name="$name" '
+        index($0, "<!-- BEGIN " name ":") == 1 { skip = 1; next }
+        skip && index($0, "<!-- END " name " -->") == 1 { skip = 0; drop_blank = 1; next }
+        skip { next }
+        drop_blank && $0 == "" { drop_blank = 0; next }
+        { drop_blank = 0; print }' "$results" >"$results.tmp"
+    mv "$results.tmp" "$results"
+}
+
 machine_lines()
 {
     echo "- machine: $cpu, $cores cores, $mem RAM"
@@ -1065,6 +1079,7 @@ fi
     echo "<!-- END $sect_name -->"
 } >"$sect"
 put_section "$sect_name" "$sect"
+[ "$sect_name" = bench ] && drop_section bench-partial
 echo >&2
 echo "make bench: load $load_end at end; bench/results.md ($sect_name section) updated; run outputs in $out/" >&2
 exit $failed
