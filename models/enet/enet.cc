@@ -713,7 +713,7 @@ bool enet::refuses_all() const
         return true;
     if ((m_rcr & RCR_FCE) || m_rdar)
         return false;
-    return m_rx_count == m_rx_slots.size() || rx_occupancy(nullptr) >= m_cfg.rx_fifo_bytes;
+    return rx_fifo_full();
 }
 
 void enet::frame_refused(const eth_frame& f)
@@ -740,7 +740,7 @@ bool enet::frames_refused(const eth_frame& f, uint64_t n, tick_t step_ps)
         m_stats.rx_filtered += n;
         return true;
     }
-    if (!(m_rx_count == m_rx_slots.size() || rx_occupancy(nullptr) >= m_cfg.rx_fifo_bytes))
+    if (!rx_fifo_full())
         throw std::logic_error(std::string(name()) + ": frames handed over late found room in the RX FIFO");
     rx_fifo_drop(n);
     return true;
@@ -826,7 +826,7 @@ void enet::rx_frame(const eth_frame& f, tick_t t, bool late)
         m_stats.rx_filtered++;
         return;
     }
-    if (m_rx_count == m_rx_slots.size() || rx_occupancy(nullptr) >= m_cfg.rx_fifo_bytes) {
+    if (rx_fifo_full()) {
         rx_fifo_drop(1);
         if (g_trace)
             g_trace->instant(te_track::mac, 0, t, g_trace->intern("RX FIFO full: dropped (IEEE_rx_macerr)"));

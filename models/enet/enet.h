@@ -204,6 +204,8 @@ private:
     // rx_settle as of t (not before its previous call: a frame handed over late).
     void rx_settle_at(tick_t t);
     uint64_t rx_occupancy(const rx_slot* skip) const;
+    // No room for an arriving frame: every frame slot taken or the FIFO's bytes.
+    bool rx_fifo_full() const { return m_rx_count == m_rx_slots.size() || rx_occupancy(nullptr) >= m_cfg.rx_fifo_bytes; }
     uint64_t rx_slot_occ(const rx_slot& s) const;
     uint64_t m_rx_occ = 0;  // bytes of all live RX slots in the FIFO (whole words)
     void rx_pause_eval();
