@@ -77,6 +77,9 @@ coherence_checker::coherence_checker(models::mem::phys_mem& mem, alloc_query q)
       m_base_line(mem.base() >> LINE_SHIFT), m_win_lines(mem.backed() >> LINE_SHIFT),
       m_chunks((m_win_lines + (1u << CHUNK_SHIFT) - 1) >> CHUNK_SHIFT)
 {
+    // dram_write looks only at mapped lines, all inside the bit maps.
+    observe_lo = m_base;
+    observe_hi = m_base + m_nbits * LINE;
 }
 
 coherence_checker::line_state* coherence_checker::far_line(uint64_t l)

@@ -137,17 +137,20 @@ public:
     bool dirty(int slot) const { return m_flags[slot] & LINE_DIRTY; }
     void install(int slot, uint64_t pa, uint8_t f)
     {
-        const bool replaced = m_tag[slot] != 0;
-        if (replaced)
+        const unsigned set = (unsigned)slot / m_assoc;
+        const uint64_t key = line_of(pa) + 1;
+        if (m_tag[slot]) {
             m_region_count[region_bucket(addr(slot))]--;
-        m_valid += !replaced;
-        m_set_valid[(unsigned)slot / m_assoc] += !replaced;
-        m_tag[slot] = line_of(pa) + 1;
+            unsign(set, m_slot_sig[slot]);
+        } else {
+            m_valid++;
+            m_set_valid[set]++;
+        }
+        m_tag[slot] = key;
         m_region_count[region_bucket(pa)]++;
-        if (replaced)
-            unsign(slot);
-        m_slot_sig[slot] = sig_index(m_tag[slot]);
-        sign(slot);
+        const uint8_t b = sig_index(key);
+        m_slot_sig[slot] = b;
+        sign(set, b);
         m_flags[slot] = f;
         touch(slot);
     }
@@ -157,7 +160,7 @@ public:
             m_region_count[region_bucket(addr(slot))]--;
             m_valid--;
             m_set_valid[(unsigned)slot / m_assoc]--;
-            unsign(slot);
+            unsign((unsigned)slot / m_assoc, m_slot_sig[slot]);
         }
         m_tag[slot] = 0;
         m_flags[slot] = 0;
@@ -186,17 +189,15 @@ private:
         return (uint8_t)((k ^ (k >> 6) ^ (k >> 12)) & 63);
     }
     uint64_t sig_bit(uint64_t key) const { return 1ull << sig_index(key); }
-    // A valid slot's signature bit into / out of its set's signature: each
-    // set counts the valid ways per bit.
-    void sign(int slot)
+    // A valid slot's signature bit b into / out of its set's signature:
+    // each set counts the valid ways per bit.
+    void sign(unsigned set, unsigned b)
     {
-        const unsigned set = (unsigned)slot / m_assoc, b = m_slot_sig[slot];
         if (m_sig_count[(size_t)set * 64 + b]++ == 0)
             m_sig[set] |= 1ull << b;
     }
-    void unsign(int slot)
+    void unsign(unsigned set, unsigned b)
     {
-        const unsigned set = (unsigned)slot / m_assoc, b = m_slot_sig[slot];
         if (--m_sig_count[(size_t)set * 64 + b] == 0)
             m_sig[set] &= ~(1ull << b);
     }

@@ -57,7 +57,7 @@ public:
         else
             m_stats.cpu_bytes += len;
         m_mem.dram_write(pa, data, len);
-        if (m_observer)
+        if (m_observer && pa < m_observer->observe_hi && pa + len > m_observer->observe_lo)
             m_observer->dram_write(pa, len, master);
         m_stats.writes++;
         m_stats.bytes_written += len;

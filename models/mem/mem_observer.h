@@ -10,6 +10,10 @@ public:
     virtual ~mem_observer() = default;
     // Bytes written into DRAM by `master` (the uDMA, or a cache writing back).
     virtual void dram_write(uint64_t pa, unsigned len, uint8_t master) = 0;
+    // The addresses it looks at, [observe_lo, observe_hi): a write wholly
+    // outside them is not passed on (the memory hog's lines, past the
+    // backed window). Set by the observer before it is attached.
+    uint64_t observe_lo = 0, observe_hi = ~0ull;
 };
 
 } // namespace models::mem
