@@ -293,6 +293,25 @@ void coherence_checker::report_ext(cv_kind k, api_rule r, uint64_t pa, uint64_t 
     m_stats.violations++;
 }
 
+// A read outside the last sync_for_cpu's range: where it fell in the
+// buffer, what that sync covered, and the sync's own line.
+void coherence_checker::partial_miss(uint64_t pa, const mapping& m, const void* site)
+{
+    char buf[200];
+    if (!m.cpu_sync_current || !m.cpu_sync_len) {
+        std::snprintf(buf, sizeof buf,
+                      "read at byte %llu of the buffer; no sync_for_cpu since it was mapped or last synced for the device",
+                      (unsigned long long)(pa - m.pa));
+        report(cv_kind::partial_sync_miss, pa, &m, site, buf);
+        return;
+    }
+    std::snprintf(buf, sizeof buf, "read at byte %llu of the buffer; its last sync_for_cpu covered bytes %llu-%llu",
+                  (unsigned long long)(pa - m.pa), (unsigned long long)m.cpu_sync_off,
+                  (unsigned long long)(m.cpu_sync_off + m.cpu_sync_len - 1));
+    report_ext(cv_kind::partial_sync_miss, api_rule::none, pa, m.pa, m.size, site, buf, m.cpu_sync_site,
+               "that sync_for_cpu at");
+}
+
 // The rule's name leads the detail, so summaries and regress tell rules apart.
 void coherence_checker::misuse(api_rule r, uint64_t pa, const mapping* m, const void* site, const std::string& detail,
                                const void* site2, const char* what2)
@@ -497,7 +516,12 @@ void coherence_checker::on_dma(int op, uint64_t pa, uint64_t size, int dir, cons
         });
     if (op == SIMHOST_DMA_SYNC_CPU) {
         m->cpu_sync_site = site;
+        m->cpu_sync_off = pa - m->pa;
+        m->cpu_sync_len = size;
+        m->cpu_sync_current = true;
         m_stats.synced_bytes += size;
+    } else {
+        m->cpu_sync_current = false;
     }
 }
 
@@ -518,8 +542,10 @@ void coherence_checker::on_cpu(uint64_t pa, uint64_t len, bool write, const void
             } else if (!st.cpu_owned && (write || m.dir != 1)) {
                 // Reading a line mapped DMA_TO_DEVICE is not one: the device
                 // only reads it, and the map's clean made DRAM what the CPU sees.
-                report(!write && m.cpu_lines ? cv_kind::partial_sync_miss : cv_kind::cpu_owned_by_dev, a, &m, site,
-                       write ? "write" : "read");
+                if (!write && m.cpu_lines)
+                    partial_miss(a, m, site);
+                else
+                    report(cv_kind::cpu_owned_by_dev, a, &m, site, write ? "write" : "read");
             } else if (!write) {
                 m_stats.touched_bytes += end - a;
             }

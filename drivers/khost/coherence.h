@@ -191,6 +191,10 @@ private:
         int dir;
         const void* map_site;
         const void* cpu_sync_site = nullptr;
+        // The last sync_for_cpu's range (bytes from pa); current: no
+        // sync_for_device since.
+        uint64_t cpu_sync_off = 0, cpu_sync_len = 0;
+        bool cpu_sync_current = false;
         uint32_t cpu_lines = 0;  // lines currently owned by the CPU
         bool live = true;
         bool err_checked = false;  // dma_mapping_error() saw the address
@@ -249,6 +253,7 @@ private:
     template <bool alloc, class F>
     void walk(uint64_t first, uint64_t last, F&& f);
     void report(cv_kind k, uint64_t pa, const mapping* m, const void* site, const std::string& detail = "");
+    void partial_miss(uint64_t pa, const mapping& m, const void* site);
     void misuse(api_rule r, uint64_t pa, const mapping* m, const void* site, const std::string& detail,
                 const void* site2 = nullptr, const char* what2 = nullptr);
     mapping* find_mapping(uint64_t pa);

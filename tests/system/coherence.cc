@@ -55,6 +55,13 @@ START_TEST(test_short_sync_caught)
     sim::soc s(variant("short-sync.patch", true, 10000, 10));
     const sim::run_summary r = s.run();
     const std::string w = expect_kind(r, khost::cv_kind::partial_sync_miss, "fec_enet_copybreak");
+    // The report names the short sync's range and its line: the first read
+    // past it is byte 64, the sync covered bytes 0-63.
+    for (const auto& v : r.violations)
+        if (v.kind == "partial_sync_miss")
+            ck_assert_msg(v.detail.find("read at byte 64 of the buffer; its last sync_for_cpu covered bytes 0-63; "
+                                        "that sync_for_cpu at fec_enet_copybreak (fec_main.c:") == 0,
+                          "detail: %s", v.detail.c_str());
     // Sync efficiency sees the short sync: 64 B per frame made visible, and the
     // CPU's reads of its own (synced) lines stop there; the rest were misses.
     const uint64_t frames = sys_stat(s, "kernel.dma_sync_cpu_calls");
