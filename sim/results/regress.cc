@@ -235,6 +235,7 @@ std::vector<cv_site> summary_sites(JsonObject* o)
         cv_site x;
         x.kind = json_object_get_string_member_with_default(eo, "kind", "?");
         x.where = json_object_get_string_member_with_default(eo, "where", "?");
+        x.detail = json_object_get_string_member_with_default(eo, "detail", "");
         x.count = (uint64_t)json_object_get_int_member_with_default(eo, "count", 0);
         v.push_back(x);
     }

@@ -78,6 +78,7 @@ verdict compare_metric(double base, double now, const tolerance& t, worse_when w
 // A distinct coherence violation as summary.json lists it (coherence.sites).
 struct cv_site {
     std::string kind, where;       // "device_write_cpu_owned", "fec_enet_copybreak (fec_main.c:430)"
+    std::string detail;            // the first occurrence's detail (summary.json), may be empty
     uint64_t count = 0;            // occurrences
     std::string function() const;  // where without " (file:line)"
 };

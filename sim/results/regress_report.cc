@@ -40,7 +40,8 @@ static std::string delta_text(const metric_row& r)
 
 static std::string site_text(const cv_site& s)
 {
-    return s.kind + " at " + s.where + ", " + std::to_string((unsigned long long)s.count) + " times";
+    return s.kind + " at " + s.where + ", " + std::to_string((unsigned long long)s.count) + " times" +
+           (s.detail.empty() ? "" : ": " + s.detail);
 }
 
 static std::string plural(size_t n, const char* one, const char* many)

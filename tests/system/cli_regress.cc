@@ -202,6 +202,7 @@ START_TEST(test_partial_sync_improves_but_adds_violation)
     ck_assert_int_eq(t.status, 1);
     ck_assert_msg(t.out.find("loss_pct") != std::string::npos && t.out.find("improved") != std::string::npos &&
                       t.out.find("new violation: device_write_cpu_owned at fec_enet_") != std::string::npos &&
+                      t.out.find("times: no sync_for_device since this sync_for_cpu\n") != std::string::npos &&
                       t.out.find("verdict: REGRESSED (1 scenario: regress-rx-46k-246-idle)") != std::string::npos,
                   "%s", t.out.c_str());
     ck_assert(t.out.find("  ok\n") == std::string::npos);  // --changes-only: no ok row
