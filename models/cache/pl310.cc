@@ -27,6 +27,7 @@ pl310::pl310(sc_core::sc_module_name nm, const l2_config& cfg, mem::phys_mem& me
       m_arr(cfg.size_bytes, cfg.assoc, cfg.line_bytes, cfg.replacement, cfg.seed, true)
 {
     m_eb.assign(cfg.eviction_buffer_lines, timeline(m_horizon));
+    m_eb_last.assign(cfg.eviction_buffer_lines, span{0, 0});
     cpu_side.register_b_transport(this, &pl310::b_transport);
     regs.register_b_transport(this, &pl310::regs_b_transport);
 }
@@ -65,8 +66,11 @@ tick_t pl310::eb_enter(tick_t t)
     // The entry that frees first takes the line (the lowest-numbered of those).
     size_t best = 0;
     tick_t at = ~(tick_t)0;
-    for (size_t k = 0; k < m_eb.size(); k++) {
-        const tick_t f = m_eb[k].free_at(t);
+    const size_t n = m_eb.size();
+    for (size_t k = 0; k < n; k++) {
+        // free_at(t) from the latest booking unless t is before it.
+        const span& l = m_eb_last[k];
+        const tick_t f = l.end <= t ? t : l.start <= t ? l.end : m_eb[k].free_at(t);
         if (f < at) {
             at = f;
             best = k;
@@ -165,7 +169,9 @@ tick_t pl310::writeback(int slot, tick_t t, uint8_t master)
         m_down.ext.posted = true;
         done = forward(in);
     }
-    m_eb[m_eb_pick].book(in, done - in);
+    timeline& e = m_eb[m_eb_pick];
+    e.book(in, done - in);
+    m_eb_last[m_eb_pick] = span{e.last_start(), e.last_end()};
     note_inflight(in, done, master);
     m_last_flight[port_master(master)] = done - in;
     m_arr.set_flags(slot, m_arr.flags(slot) & ~LINE_DIRTY);

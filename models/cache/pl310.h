@@ -134,6 +134,8 @@ private:
     cache_array m_arr;
     rr_port m_port{mem::MASTER_COUNT};  // slave-port occupancy per master
     std::vector<timeline> m_eb;         // one occupancy timeline per eviction-buffer entry
+    struct span { tick_t start, end; };
+    std::vector<span> m_eb_last;        // per entry: its latest booking (free_at's common answers)
     size_t m_eb_pick = 0;
     tick_t m_last_flight[mem::MASTER_COUNT] = {};  // duration of each master's latest fill/eviction
     struct flight { tick_t start, end; };

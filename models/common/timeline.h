@@ -48,7 +48,8 @@ public:
             return t;
         return last.start <= t ? last.end : free_at_booked(t);  // intervals never touch
     }
-    // End of the latest booking (0 if none).
+    // Start and end of the latest booking (0 if none).
+    tick_t last_start() const { return m_iv.size() > m_head ? m_iv.back().start : 0; }
     tick_t last_end() const { return m_iv.size() > m_head ? m_iv.back().end : 0; }
     size_t live_intervals() const { return m_iv.size() - m_head; }
     void clear() { m_iv.clear(); m_head = 0; }
