@@ -306,7 +306,10 @@ static int patch_strip_level(const std::string& dir, const std::string& p, const
 
 // Applies the patches in order in dir (a copy of `origin`'s files; origin
 // itself is never written), each with the strip level it needs
-// (patch_strip_level), and records "-pN path" lines in dir/patches.txt.
+// (patch_strip_level), and records a line per patch in dir/patches.txt:
+// "-pN path", then a tab and patch's own report of each hunk that did not
+// apply where the patch said ("Hunk #1 succeeded at 1699 (offset -114
+// lines)."; "with fuzz 2": its context did not match), tab-separated.
 static void apply_patches(const std::string& dir, const std::vector<std::string>& patches, const std::string& origin)
 {
     std::string notes;
@@ -318,7 +321,12 @@ static void apply_patches(const std::string& dir, const std::vector<std::string>
                            &out);
         if (rc != 0)
             step_failed(rc, "patch " + p + " does not apply to " + origin, out);
-        notes += "-p" + std::to_string(level) + " " + absolute(p) + "\n";
+        notes += "-p" + std::to_string(level) + " " + absolute(p);
+        std::istringstream lines(out);
+        for (std::string l; std::getline(lines, l);)
+            if (l.rfind("Hunk #", 0) == 0 && l.find(" succeeded at ") != std::string::npos)
+                notes += "\t" + l;
+        notes += "\n";
     }
     if (!patches.empty())
         write_file(dir + "/patches.txt", notes);

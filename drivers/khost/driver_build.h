@@ -67,7 +67,9 @@ std::vector<std::string> stop_on_call_list(const std::string& shim_dir);
 // Build (or reuse) and dlopen; returns the handle. Throws driver_error.
 void* driver_load(const driver_build_config& cfg);
 // The patches of cfg as the build applies them, one line each: "-pN /abs/path"
-// (the strip level patch --dry-run finds, -p0..-p4), tried on a scratch copy
+// (the strip level patch --dry-run finds, -p0..-p4), then for each hunk that
+// applied elsewhere than the patch said a tab and patch's words ("Hunk #1
+// succeeded at 1699 (offset -114 lines)."), tried on a scratch copy
 // of the driver's files; empty without patches. Throws driver_error as
 // driver_load does for a patch that does not apply.
 std::vector<std::string> driver_patch_notes(const driver_build_config& cfg);

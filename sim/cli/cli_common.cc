@@ -42,7 +42,8 @@ static std::string file_sha256(const std::string& path)
 }
 
 // "  patch PATH (-pN, sha256 HEX)" for each of the run's patches, the strip
-// level as the build found it (khost::driver_patch_notes).
+// level as the build found it (khost::driver_patch_notes), then a line for
+// each hunk that applied at an offset or with fuzz, in patch's words.
 static std::string patches_text(const khost::driver_config& d)
 {
     std::string s;
@@ -58,10 +59,17 @@ static std::string patches_text(const khost::driver_config& d)
     }
     for (size_t i = 0; i < d.patches.size(); i++) {
         const std::string& p = d.patches[i];
-        std::string level = "strip level not known";
-        if (i < notes.size() && notes[i].size() > 3 && notes[i][0] == '-')
+        std::string level = "strip level not known", hunks;
+        if (i < notes.size() && notes[i].size() > 3 && notes[i][0] == '-') {
             level = notes[i].substr(0, notes[i].find(' '));
-        s += "  patch " + p + " (" + level + ", sha256 " + file_sha256(p) + ")\n";
+            // patch's words for each hunk that applied elsewhere than it said
+            for (size_t t = notes[i].find('\t'); t != std::string::npos;) {
+                const size_t e = notes[i].find('\t', t + 1);
+                hunks += "    " + notes[i].substr(t + 1, e == std::string::npos ? e : e - t - 1) + "\n";
+                t = e;
+            }
+        }
+        s += "  patch " + p + " (" + level + ", sha256 " + file_sha256(p) + ")\n" + hunks;
     }
     return s;
 }

@@ -1,4 +1,5 @@
 // sim/cli/cmd_run.cc: fecsim run, check and list-params.
+#include <sstream>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
@@ -207,11 +208,27 @@ static int run_open(const cli& c, const run_options& o, const resolved_scenario&
                                        f += (f.empty() ? "" : ", ") + x;
                                    return f.empty() ? std::string("(no file)") : f;
                                }();
+    const std::string driver_text = tree_driver_text(r.cfg.driver);
     if (!rd->write("scenario.resolved.ini", scenario_dump(r, header), &err) ||
-        !rd->write("cmdline.txt", cmdline_text(c), &err) || !rd->write("version.txt", version_text() + tree_driver_text(r.cfg.driver), &err)) {
+        !rd->write("cmdline.txt", cmdline_text(c), &err) || !rd->write("version.txt", version_text() + driver_text, &err)) {
         std::fprintf(stderr, "error: %s\n", err.c_str());
         rd->discard();
         return EXIT_RUN_FAILED;
+    }
+    // A hunk applied with fuzz matched only part of its context: say so, the
+    // driver that ran may not be the one the patch meant.
+    std::istringstream lines(driver_text);
+    std::string patch_line;
+    for (std::string l; std::getline(lines, l);) {
+        if (l.rfind("  patch ", 0) == 0)
+            patch_line = l.substr(8, l.find(" (") - 8);
+        else if (l.rfind("    Hunk #", 0) == 0 && l.find(" with fuzz ") != std::string::npos) {
+            const std::string h = l.substr(4, l.back() == '.' ? l.size() - 5 : std::string::npos);
+            std::fprintf(stderr,
+                         "fecsim run: patch %s: %s: its context differs from the driver's files; check what it "
+                         "changed (version.txt)\n",
+                         patch_line.c_str(), h.c_str());
+        }
     }
     return EXIT_OK;
 }

@@ -347,6 +347,58 @@ START_TEST(test_patch_refused)
 }
 END_TEST
 
+// A patch made for another version of the file: a hunk that applies at an
+// offset is named in version.txt in patch's words; one that needs fuzz
+// (its first context line no longer matches) also warns on stderr.
+START_TEST(test_patch_offset_and_fuzz_reported)
+{
+    if (!have_tree())
+        return;
+    const std::string first = run_dir("scenarios/imx6q/upstream-6.12-link.ini", {"-o", "scenario.duration=1ms"},
+                                      g_tmp + "/probe");
+    const std::string b = copy_fec(tree_root(first), g_tmp + "/p");
+    edit(b + "/fec.h", "#define TX_RING_SIZE\t\t1024", "#define TX_RING_SIZE\t\t256");
+    const std::string good = read_text(make_patch(g_tmp + "/p", "good.patch"));
+    // Offset: the hunk said to start 7 lines later than it does.
+    const size_t h = good.find("@@ -");
+    ck_assert(h != std::string::npos);
+    const size_t n0 = h + 4, n1 = good.find(',', n0), m0 = good.find(" +", n1) + 2, m1 = good.find(',', m0);
+    const long old_at = std::stol(good.substr(n0, n1 - n0)), new_at = std::stol(good.substr(m0, m1 - m0));
+    std::string off = good.substr(0, n0) + std::to_string(old_at + 7) + good.substr(n1, m0 - n1) +
+                      std::to_string(new_at + 7) + good.substr(m1);
+    put(g_tmp + "/offset.patch", off);
+    // Fuzz: the hunk's first context line changed.
+    std::string fz = good;
+    const size_t c = fz.find("\n ", fz.find("@@", h + 2)) + 2;
+    fz.insert(fz.find('\n', c), " /* not in the tree */");
+    put(g_tmp + "/fuzz.patch", fz);
+    const std::string ini = fecsim_srcdir() + "/scenarios/imx6q/upstream-6.12-link.ini";
+    proc_result r = fecsim({"run", ini, "-q", "-o", "scenario.duration=1ms", "--out", g_tmp + "/off", "--patch",
+                            g_tmp + "/offset.patch"});
+    ck_assert_msg(r.status == 0 && r.err.find("with fuzz") == std::string::npos, "exit %d: %s", r.status,
+                  r.err.c_str());
+    std::string ver = read_text(only_subdir(only_subdir(g_tmp + "/off")) + "/version.txt");
+    ck_assert_msg(ver.find(")\n    Hunk #1 succeeded at " + std::to_string(old_at) + " (offset -7 lines).\n") !=
+                      std::string::npos,
+                  "%s", ver.c_str());
+    r = fecsim({"run", ini, "-q", "-o", "scenario.duration=1ms", "--out", g_tmp + "/fz", "--patch",
+                g_tmp + "/fuzz.patch"});
+    ck_assert_msg(r.status == 0 && r.err.find("fecsim run: patch " + g_tmp + "/fuzz.patch: Hunk #1 succeeded at ") !=
+                                       std::string::npos &&
+                      r.err.find(" with fuzz 1: its context differs from the driver's files") != std::string::npos,
+                  "exit %d: %s", r.status, r.err.c_str());
+    ver = read_text(only_subdir(only_subdir(g_tmp + "/fz")) + "/version.txt");
+    ck_assert_msg(ver.find("    Hunk #1 succeeded at ") != std::string::npos && ver.find(" with fuzz 1") != std::string::npos,
+                  "%s", ver.c_str());
+    // The unchanged patch applies where it says: no hunk line.
+    r = fecsim({"run", ini, "-q", "-o", "scenario.duration=1ms", "--out", g_tmp + "/good", "--patch",
+                g_tmp + "/p/good.patch"});
+    ck_assert_int_eq(r.status, 0);
+    ver = read_text(only_subdir(only_subdir(g_tmp + "/good")) + "/version.txt");
+    ck_assert_msg(ver.find("Hunk #") == std::string::npos, "%s", ver.c_str());
+}
+END_TEST
+
 // Sender keys the stack would not honour are refused before the run (exit 2,
 // naming the keys): TCP or scatter-gather with fecsim's own driver, a head
 // shorter than the headers, more fragments than MAX_SKB_FRAGS.
@@ -451,6 +503,7 @@ Suite* suite_cli_tree_tx(void)
     tcase_add_test(tc, test_tx_deterministic);
     tcase_add_test(tc, test_lazy_sync_tolerance);
     tcase_add_test(tc, test_patch_refused);
+    tcase_add_test(tc, test_patch_offset_and_fuzz_reported);
     tcase_add_test(tc, test_bad_tx_keys);
     tcase_add_test(tc, test_tx_ring_patch_through_regress);
     suite_add_tcase(s, tc);
