@@ -390,6 +390,14 @@ START_TEST(test_patch_offset_and_fuzz_reported)
     ver = read_text(only_subdir(only_subdir(g_tmp + "/fz")) + "/version.txt");
     ck_assert_msg(ver.find("    Hunk #1 succeeded at ") != std::string::npos && ver.find(" with fuzz 1") != std::string::npos,
                   "%s", ver.c_str());
+    // regress passes its runs' warning on, once.
+    r = fecsim({"regress", "--baseline", fecsim_srcdir() + "/results/baselines/imx6q-upstream", "--out",
+                g_tmp + "/reg", "--patch", g_tmp + "/fuzz.patch",
+                fecsim_srcdir() + "/scenarios/regress-upstream/tx-100m-udp-1518.ini"});
+    const size_t w = r.err.find("fecsim regress: patch " + g_tmp + "/fuzz.patch: Hunk #1 succeeded at ");
+    ck_assert_msg(w != std::string::npos && r.err.find(" with fuzz 1: ", w) != std::string::npos &&
+                      r.err.find("with fuzz", r.err.find("with fuzz", w) + 1) == std::string::npos,
+                  "exit %d: %s", r.status, r.err.c_str());
     // The unchanged patch applies where it says: no hunk line.
     r = fecsim({"run", ini, "-q", "-o", "scenario.duration=1ms", "--out", g_tmp + "/good", "--patch",
                 g_tmp + "/p/good.patch"});
