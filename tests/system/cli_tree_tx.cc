@@ -106,6 +106,13 @@ std::string tree_root(const std::string& dir)
     return ver.substr(at + 14, ver.find(')', at + 14) - at - 14);
 }
 
+// The root of the extracted 6.12 tree, from a 1-ms link-up run.
+std::string probe_tree_root()
+{
+    return tree_root(run_dir("scenarios/imx6q/upstream-6.12-link.ini", {"-o", "scenario.duration=1ms"},
+                             g_tmp + "/probe"));
+}
+
 // Replaces the one occurrence of `from` in the file (the test fails if the
 // tree's text is not the expected one).
 void edit(const std::string& path, const std::string& from, const std::string& to)
@@ -181,9 +188,8 @@ START_TEST(test_uncleared_checksum_field_is_caught)
 {
     if (!have_tree())
         return;
-    const std::string first = run_dir("scenarios/imx6q/upstream-6.12-link.ini", {"-o", "scenario.duration=1ms"},
-                                      g_tmp + "/probe");
-    const std::string b = copy_fec(tree_root(first), g_tmp + "/p");
+    const std::string root = probe_tree_root();
+    const std::string b = copy_fec(root, g_tmp + "/p");
     edit(b + "/fec_main.c", "\t*(__sum16 *)(skb->head + skb->csum_start + skb->csum_offset) = 0;\n", "");
     const std::string patch = g_tmp + "/p/no-clear.patch";
     ck_assert_int_eq(shell("cd " + g_tmp + "/p/a && diff -u drivers/net/ethernet/freescale/fec_main.c "
@@ -319,9 +325,8 @@ START_TEST(test_patch_refused)
 {
     if (!have_tree())
         return;
-    const std::string first = run_dir("scenarios/imx6q/upstream-6.12-link.ini", {"-o", "scenario.duration=1ms"},
-                                      g_tmp + "/probe");
-    const std::string b = copy_fec(tree_root(first), g_tmp + "/p");
+    const std::string root = probe_tree_root();
+    const std::string b = copy_fec(root, g_tmp + "/p");
     edit(b + "/fec.h", "#define TX_RING_SIZE\t\t1024", "#define TX_RING_SIZE\t\t256");
     const std::string good = make_patch(g_tmp + "/p", "good.patch");
     std::string bad = read_text(good);
@@ -342,7 +347,7 @@ START_TEST(test_patch_refused)
                   "exit %d: %s", r.status, r.err.c_str());
     ck_assert(!exists(g_tmp + "/res"));
     // The tree is untouched by the patches tried.
-    ck_assert(read_text(tree_root(first) + "/drivers/net/ethernet/freescale/fec.h") ==
+    ck_assert(read_text(root + "/drivers/net/ethernet/freescale/fec.h") ==
               read_text(g_tmp + "/p/a/drivers/net/ethernet/freescale/fec.h"));
 }
 END_TEST
@@ -354,9 +359,8 @@ START_TEST(test_patch_offset_and_fuzz_reported)
 {
     if (!have_tree())
         return;
-    const std::string first = run_dir("scenarios/imx6q/upstream-6.12-link.ini", {"-o", "scenario.duration=1ms"},
-                                      g_tmp + "/probe");
-    const std::string b = copy_fec(tree_root(first), g_tmp + "/p");
+    const std::string root = probe_tree_root();
+    const std::string b = copy_fec(root, g_tmp + "/p");
     edit(b + "/fec.h", "#define TX_RING_SIZE\t\t1024", "#define TX_RING_SIZE\t\t256");
     const std::string good = read_text(make_patch(g_tmp + "/p", "good.patch"));
     // Offset: the hunk said to start 7 lines later than it does.
@@ -475,9 +479,8 @@ START_TEST(test_tx_ring_patch_through_regress)
     ck_assert_msg(r.status == 0 && r.out.find(" 0 REGRESSED, 0 new violations, 0 improved") != std::string::npos,
                   "exit %d: %s %s", r.status, r.out.c_str(), r.err.c_str());
 
-    const std::string first = run_dir("scenarios/imx6q/upstream-6.12-link.ini", {"-o", "scenario.duration=1ms"},
-                                      g_tmp + "/probe");
-    const std::string b = copy_fec(tree_root(first), g_tmp + "/p");
+    const std::string root = probe_tree_root();
+    const std::string b = copy_fec(root, g_tmp + "/p");
     edit(b + "/fec.h", "#define TX_RING_SIZE\t\t1024", "#define TX_RING_SIZE\t\t512");
     edit(b + "/fec_main.c", "txq->tx_wake_threshold = FEC_MAX_SKB_DESCS + 2 * MAX_SKB_FRAGS;",
          "txq->tx_wake_threshold = (txq->bd.ring_size - txq->tx_stop_threshold) / 2;");
