@@ -12,6 +12,25 @@ using namespace models;
 using namespace khost;
 
 // Does `core` run network work (the RX interrupt, the application, the sender)?
+static std::string top_name(const cpu::task& t, unsigned core);
+
+// Who runs on the current core now, as a driver developer would name it:
+// "hardirq on CPU0", "softirq on CPU0", "iperf3 on CPU1" (top's name).
+static std::string running_context()
+{
+    const cpu::core* c = cpu::core::current();
+    if (!c)
+        return "";
+    const std::string on = " on CPU" + std::to_string(c->id());
+    switch (c->current_ctx()) {
+    case cpu::ctx::irq: return "hardirq" + on;
+    case cpu::ctx::softirq: return c->running() && std::string(c->running()->name()) == "ksoftirqd"
+                                       ? "ksoftirqd/" + std::to_string(c->id()) + on
+                                       : "softirq" + on;
+    default: return c->running() ? top_name(*c->running(), c->id()) + on : "a task" + on;
+    }
+}
+
 static bool runs_network(const soc_config& c, unsigned core)
 {
     return core == c.kernel.irq_core || (c.app.enabled && core == c.app.core) || (c.tx.enabled && core == c.tx.core);
@@ -118,6 +137,7 @@ soc::soc(const soc_config& cfg) : m_cfg(cfg), m_mem(seeded(cfg)), m_stress("stre
     watch_cores(cores);
     m_kernel.reset(new kernel("kernel", cfg.kernel, m_mem, cores, ENET_BASE, ENET_SIZE));
     m_kernel->mmio.bind(m_enet->regs);
+    m_kernel->checker().set_context(running_context);
 
     m_driver = driver_setup(cfg.driver, cfg.enet.link_speed);
     stack_setup(cfg.stack, cfg.kernel.netdev_budget, cfg.kernel.netdev_budget_ps);

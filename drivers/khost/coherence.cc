@@ -289,6 +289,8 @@ void coherence_checker::report_ext(cv_kind k, api_rule r, uint64_t pa, uint64_t 
     v.site3_what = what3;
     if (m_call_stack)
         v.callers = m_call_stack();
+    if (m_context)
+        v.context = m_context();
     m_list.push_back(std::move(v));
     m_stats.violations++;
 }
@@ -596,13 +598,22 @@ void coherence_checker::symbolize(violation& v)
         return;
     v.where = where_of(v.site);
     // In the shim's code on the driver's behalf (eth_type_trans, the stack,
-    // a page pool): the driver line that called into it.
-    if (!v.callers.empty() && is_shim_code(v.site, true))
-        for (const void* c : v.callers)
+    // a page pool): the driver line that called into it. Called by fecsim's
+    // own code instead (the reader's recvmsg): who ran it.
+    if (is_shim_code(v.site, true)) {
+        bool named = false;
+        for (const void* c : v.callers) {
+            if (in_main_program(c))
+                break;
             if (!is_shim_code(c, true)) {
                 v.where += ", called from " + where_of(c);
+                named = true;
                 break;
             }
+        }
+        if (!named && !v.context.empty())
+            v.where += ", in " + v.context;
+    }
     if (v.site2)
         v.detail += std::string("; ") + (v.site2_what ? v.site2_what : "see") + " " + where_of(v.site2);
     if (v.site3)

@@ -103,6 +103,9 @@ struct violation {
     // The call sites open when it was first seen, innermost first: when the
     // site is the shim's code, the innermost driver one is named too.
     std::vector<const void*> callers = {};
+    // Who ran the access when it was first seen ("iperf3 on CPU1"), from
+    // set_context(); named when no driver line is on the call stack.
+    std::string context = {};
 };
 
 struct coherence_stats {
@@ -138,6 +141,8 @@ public:
     void set_fault_handler(fault_fn f) { m_fault = std::move(f); }
     // The running core's open call sites, innermost first (khost's hooks).
     void set_call_stack(std::function<std::vector<const void*>()> f) { m_call_stack = std::move(f); }
+    // Describes the context running now ("softirq on CPU0", "iperf3 on CPU1").
+    void set_context(std::function<std::string()> f) { m_context = std::move(f); }
     // [pa, pa+len) is being freed: whether a line of it is in a live
     // streaming mapping; if so, that mapping's start and map site, and the
     // mapping is marked as outliving its buffer.
@@ -283,6 +288,7 @@ private:
     std::map<std::pair<int, const void*>, size_t> m_seen;  // (kind | rule << 8, site)
     fault_fn m_fault;
     std::function<std::vector<const void*>()> m_call_stack;
+    std::function<std::string()> m_context;
     std::function<void()> m_finish;
     bool m_finished = false;
     std::vector<violation> m_list;

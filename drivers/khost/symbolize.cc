@@ -67,6 +67,13 @@ bool is_shim_code(const void* pc, bool return_address)
     return lines.size() >= 2 && lines[1].find("/drivers/shim/") != std::string::npos;
 }
 
+bool in_main_program(const void* pc)
+{
+    Dl_info info{}, self{};
+    return pc && dladdr(pc, &info) && dladdr((const void*)&in_main_program, &self) &&
+           info.dli_fbase == self.dli_fbase;
+}
+
 std::string code_site(const void* pc, bool return_address)
 {
     Dl_info info{};

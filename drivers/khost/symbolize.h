@@ -19,6 +19,9 @@ std::string code_site(const void* pc, bool return_address);
 // Whether pc (its innermost frame, inlined ones included) is the shim's code
 // (drivers/shim/) rather than the driver's.
 bool is_shim_code(const void* pc, bool return_address);
+// Whether pc is in fecsim's own program (its models and kernel host), not in
+// a driver object it loaded.
+bool in_main_program(const void* pc);
 
 // The name of the function (static ones included) whose code holds pc, from
 // its object's symbol table (read with nm once per object); "" if none.

@@ -153,6 +153,8 @@ public:
     cat current_cat() const { return m_cat; }
     cat set_cat(cat c) { cat o = m_cat; m_cat = c; return o; }
     ctx current_ctx() const { return m_ctx; }
+    // The scheduler's current task (nullptr: none yet).
+    const task* running() const { return m_running; }
     ctx set_ctx(ctx x) { ctx o = m_ctx; enter(x); return o; }
     bool in_softirq() const { return m_ctx == ctx::softirq; }
     // The context the core is in at its own time, which runs ahead of

@@ -170,6 +170,29 @@ START_TEST(test_tree_rx_missing_sync_found)
 }
 END_TEST
 
+// tests/fixtures/upstream-6.12-short-rx-sync.patch cuts that sync to 128
+// bytes: the reader's copy (fecsim's recvmsg, no driver line on the stack)
+// is named with who ran it, and the detail names the short sync's range and
+// line.
+START_TEST(test_tree_rx_short_sync_found)
+{
+    if (!have_tree("6.12"))
+        return;
+    proc_result r;
+    const std::string dir = run_into(g_tmp + "/res", scenario("upstream-6.12-idle"),
+                                     {"-o", "scenario.duration=10ms", "--patch",
+                                      fecsim_srcdir() + "/tests/fixtures/upstream-6.12-short-rx-sync.patch"},
+                                     &r);
+    ck_assert_msg(!dir.empty(), "exit %d: %s", r.status, r.err.c_str());
+    const std::string sum = read_text(dir + "/summary.json");
+    ck_assert_msg(sum.find("\"fecsim_v6_udp_recvmsg (udp_stack.h:") != std::string::npos &&
+                      sum.find("), in iperf3 on CPU1\"") != std::string::npos &&
+                      sum.find("read at byte 384 of the buffer; its last sync_for_cpu covered bytes 256-383; "
+                               "that sync_for_cpu at fec_enet_rx_queue (fec_main.c:1813)") != std::string::npos,
+                  "%s", sum.c_str());
+}
+END_TEST
+
 // driver.copybreak (and the ring sizes) on a tree driver: refused where set.
 START_TEST(test_tree_inert_keys_refused)
 {
@@ -307,6 +330,7 @@ Suite* suite_cli_tree_rx(void)
     tcase_add_test(real, test_linux_6_1_idle_delivers);
     tcase_add_test(real, test_tree_rx_deterministic);
     tcase_add_test(real, test_tree_rx_missing_sync_found);
+    tcase_add_test(real, test_tree_rx_short_sync_found);
     tcase_add_test(real, test_tree_sweep);
     suite_add_tcase(s, real);
     return s;
