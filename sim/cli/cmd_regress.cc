@@ -21,8 +21,6 @@
 #include <json-glib/json-glib.h>
 #include <map>
 #include <memory>
-#include <set>
-#include <sstream>
 #include "drivers/khost/data_dir.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/job_pool.h"
@@ -411,15 +409,7 @@ int run_scenarios(const cli& c, const regress_options& o, run_dir* rd, std::vect
         std::fprintf(stderr, "fecsim regress: nothing was compared or written\n");
         return fail_status;
     }
-    // The runs' warnings of a patch hunk applied with fuzz, each once.
-    std::set<std::string> fuzz;
-    for (const auto& j : *jv) {
-        std::istringstream log(read_log(j.log));
-        for (std::string l; std::getline(log, l);)
-            if (l.rfind("fecsim run: patch ", 0) == 0 && l.find(" with fuzz ") != std::string::npos &&
-                fuzz.insert(l).second)
-                std::fprintf(stderr, "fecsim regress:%s\n", l.c_str() + 11);
-    }
+    pass_on_fuzz_warnings(children, "regress");
     return EXIT_OK;
 }
 

@@ -877,6 +877,7 @@ static int sweep_run_points(const cli& c, const sweep_options& o, const sweep_de
         std::fprintf(stderr, "fecsim sweep: interrupted; finished points are kept, run the same command to go on\n");
         return job_pool::die_of_stop_signal();
     }
+    pass_on_fuzz_warnings(children, "sweep");
     return 0;
 }
 

@@ -8,6 +8,8 @@
 #include <cstring>
 #include <fcntl.h>
 #include <glib.h>
+#include <set>
+#include <sstream>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -157,6 +159,18 @@ std::string read_log(const std::string& path)
         s.assign(d, n);
     g_free(d);
     return s;
+}
+
+void pass_on_fuzz_warnings(const std::vector<child_job>& children, const char* cmd)
+{
+    std::set<std::string> seen;
+    for (const auto& c : children) {
+        std::istringstream log(read_log(c.log));
+        for (std::string l; std::getline(log, l);)
+            if (l.rfind("fecsim run: patch ", 0) == 0 && l.find(" with fuzz ") != std::string::npos &&
+                seen.insert(l).second)
+                std::fprintf(stderr, "fecsim %s:%s\n", cmd, l.c_str() + 11);
+    }
 }
 
 } // namespace sim

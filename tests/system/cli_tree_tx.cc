@@ -402,6 +402,13 @@ START_TEST(test_patch_offset_and_fuzz_reported)
     ck_assert_msg(w != std::string::npos && r.err.find(" with fuzz 1: ", w) != std::string::npos &&
                       r.err.find("with fuzz", r.err.find("with fuzz", w) + 1) == std::string::npos,
                   "exit %d: %s", r.status, r.err.c_str());
+    // So does sweep, once for its two points.
+    r = fecsim({"sweep", ini, "-q", "--no-plot", "-o", "scenario.duration=1ms", "--vary", "traffic.frame_bytes=246,512",
+                "--out", g_tmp + "/sw", "--patch", g_tmp + "/fuzz.patch"});
+    const size_t sw = r.err.find("fecsim sweep: patch " + g_tmp + "/fuzz.patch: Hunk #1 succeeded at ");
+    ck_assert_msg(r.status == 0 && sw != std::string::npos &&
+                      r.err.find("with fuzz", r.err.find("with fuzz", sw) + 1) == std::string::npos,
+                  "exit %d: %s", r.status, r.err.c_str());
     // The unchanged patch applies where it says: no hunk line.
     r = fecsim({"run", ini, "-q", "-o", "scenario.duration=1ms", "--out", g_tmp + "/good", "--patch",
                 g_tmp + "/p/good.patch"});
