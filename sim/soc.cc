@@ -11,7 +11,6 @@ namespace sim {
 using namespace models;
 using namespace khost;
 
-// Does `core` run network work (the RX interrupt, the application, the sender)?
 static std::string top_name(const cpu::task& t, unsigned core);
 
 // Who runs on the current core now, as a driver developer would name it:
@@ -31,6 +30,7 @@ static std::string running_context()
     }
 }
 
+// Does `core` run network work (the RX interrupt, the application, the sender)?
 static bool runs_network(const soc_config& c, unsigned core)
 {
     return core == c.kernel.irq_core || (c.app.enabled && core == c.app.core) || (c.tx.enabled && core == c.tx.core);

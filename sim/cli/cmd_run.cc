@@ -1,11 +1,11 @@
 // sim/cli/cmd_run.cc: fecsim run, check and list-params.
-#include <sstream>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <glib.h>
 #include <json-glib/json-glib.h>
 #include <memory>
+#include <sstream>
 #include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <systemc>
