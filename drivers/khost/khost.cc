@@ -5,6 +5,7 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
+#include <unordered_set>
 #include <link.h>
 #include <unistd.h>
 #include "cache/pl310_regs.h"
@@ -242,7 +243,9 @@ bool kernel::alloc_of(uint64_t pa, uint64_t* start, uint64_t* len) const
 // allocating an object and linking it (or unlinking and freeing it) holds it
 // in a local only; hence a site is reported only with more unreachable
 // objects than can be in flight (leak_allowance). DMA addresses are not
-// pointers: a buffer only a descriptor refers to counts as unreachable.
+// pointers: a buffer only a descriptor refers to counts as unreachable. The
+// same scan notes which live mappings' DMA addresses some scanned word
+// holds: a mapping whose address none holds can never be unmapped.
 namespace {
 struct scan_state {
     uintptr_t w_base, w_size;
@@ -250,6 +253,15 @@ struct scan_state {
     std::vector<uint64_t> starts, sizes;
     std::vector<char> mark;
     std::vector<size_t> work;
+    // The DMA addresses of the live mappings (32-bit dma_addr_t), and those
+    // the scan met as a 4-byte-aligned word (a descriptor's buffer address,
+    // a struct page's dma_addr, a driver's saved handle).
+    std::unordered_set<uint32_t> handles, held;
+    void note_handle(uint32_t v)
+    {
+        if (v - (uint32_t)pa_base < w_size && handles.count(v))
+            held.insert(v);
+    }
     // A conservative scan reads whole segments, the sanitizer's redzones
     // between globals among them: exempt from AddressSanitizer.
     __attribute__((no_sanitize("address"))) void scan(const void* p, size_t n)
@@ -257,6 +269,10 @@ struct scan_state {
         const uint64_t* w = (const uint64_t*)(((uintptr_t)p + 7) & ~(uintptr_t)7);
         const uint64_t* e = (const uint64_t*)(((uintptr_t)p + n) & ~(uintptr_t)7);
         for (; w < e; w++) {
+            if (!handles.empty()) {
+                note_handle((uint32_t)*w);
+                note_handle((uint32_t)(*w >> 32));
+            }
             const uint64_t off = *w - w_base;
             if (off >= w_size)
                 continue;
@@ -298,7 +314,7 @@ const char* mem_kind_name(int k)
 
 void kernel::leak_scan()
 {
-    scan_state st{m_w_base, m_w_size, m_mem.mem.base(), {}, {}, {}, {}};
+    scan_state st{m_w_base, m_w_size, m_mem.mem.base(), {}, {}, {}, {}, {}, {}};
     std::vector<const slot*> objs;
     for (const auto& [pa, a] : m_live) {
         if (a.freed)
@@ -308,6 +324,7 @@ void kernel::leak_scan()
         objs.push_back(&a);
     }
     st.mark.assign(objs.size(), 0);
+    m_checker->for_each_mapping([&](uint64_t pa, uint64_t, const void*, bool) { st.handles.insert((uint32_t)pa); });
     for (size_t i = 0; i < objs.size(); i++)
         if (!objs[i]->site) {
             st.mark[i] = 1;
@@ -335,22 +352,33 @@ void kernel::leak_scan()
                                   std::to_string(e.first) + " " + mem_kind_name(key.second) +
                                       " allocations unreachable at the end of run",
                                   nullptr, nullptr, nullptr, nullptr, e.first);
-    // Live streaming mappings whose buffer is freed or unreachable, by map site.
-    std::map<const void*, std::pair<uint64_t, uint64_t>> pending;
+    // Live streaming mappings whose buffer is freed or unreachable, or whose
+    // DMA address the driver holds nowhere (no descriptor, none of its
+    // memory: it can never unmap them), by map site.
+    std::map<const void*, std::pair<uint64_t, uint64_t>> pending, lost_handle;
     m_checker->for_each_mapping([&](uint64_t pa, uint64_t, const void* site, bool buf_freed) {
         auto it = std::upper_bound(st.starts.begin(), st.starts.end(), pa);
         const size_t i = (size_t)(it - st.starts.begin()) - 1;
-        if (buf_freed || it == st.starts.begin() || pa >= st.starts[i] + st.sizes[i] || !st.mark[i]) {
-            auto& e = pending[site];
-            if (!e.first++)
-                e.second = pa;
-        }
+        std::pair<uint64_t, uint64_t>* e = nullptr;
+        if (buf_freed || it == st.starts.begin() || pa >= st.starts[i] + st.sizes[i] || !st.mark[i])
+            e = &pending[site];
+        else if (!st.held.count((uint32_t)pa))
+            e = &lost_handle[site];
+        if (e && !e->first++)
+            e->second = pa;
     });
     for (const auto& [site, e] : pending)
         if (e.first > allowance)
             m_checker->report_ext(cv_kind::api_misuse, api_rule::mapping_leak, e.second, e.second, 0, site,
                                   "mapping_leak: " + std::to_string(e.first) +
                                       " mappings live at the end of run over freed or unreachable buffers",
+                                  nullptr, nullptr, nullptr, nullptr, e.first);
+    for (const auto& [site, e] : lost_handle)
+        if (e.first > allowance)
+            m_checker->report_ext(cv_kind::api_misuse, api_rule::mapping_leak, e.second, e.second, 0, site,
+                                  "mapping_leak: " + std::to_string(e.first) +
+                                      " mappings live at the end of run whose DMA address no descriptor and no "
+                                      "memory of the driver holds (never unmapped)",
                                   nullptr, nullptr, nullptr, nullptr, e.first);
 }
 

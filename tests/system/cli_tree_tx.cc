@@ -211,6 +211,33 @@ START_TEST(test_uncleared_checksum_field_is_caught)
 }
 END_TEST
 
+// tests/fixtures/upstream-6.12-tx-no-unmap.patch drops the TX completion's
+// dma_unmap_single(): each frame's bounce-buffer mapping stays live while
+// the descriptor forgets its address; the buffer itself stays allocated.
+// The end-of-run scan finds no descriptor and no driver memory holding the
+// DMA address: mapping_leak at the map site. The unchanged driver has none.
+START_TEST(test_tx_lost_dma_address_is_a_leak)
+{
+    if (!have_tree())
+        return;
+    const std::string dir = run_dir("scenarios/imx6q/upstream-6.12-tx.ini",
+                                    {"-o", "scenario.duration=2ms", "--patch",
+                                     fecsim_srcdir() + "/tests/fixtures/upstream-6.12-tx-no-unmap.patch"},
+                                    g_tmp + "/res");
+    const std::string sum = read_text(dir + "/summary.json");
+    ck_assert_msg(sum.find("\"api_misuse\"") != std::string::npos &&
+                      sum.find("fec_enet_txq_submit_skb (fec_main.c:") != std::string::npos &&
+                      sum.find("mappings live at the end of run whose DMA address no descriptor and no memory of "
+                               "the driver holds (never unmapped)") != std::string::npos,
+                  "%s", sum.c_str());
+    const std::string st = read_text(dir + "/stats.txt");
+    ck_assert_uint_eq(stat(st, "kernel.dma_unmap_calls"), 0);
+    const std::string ok = run_dir("scenarios/imx6q/upstream-6.12-tx.ini", {"-o", "scenario.duration=2ms"},
+                                   g_tmp + "/ok");
+    ck_assert_uint_eq(stat(read_text(ok + "/stats.txt"), "coherence.violations"), 0);
+}
+END_TEST
+
 // TCP with TSO and scatter-gather: GSO skbs of 45 segments cut by the
 // driver with the shim's TSO helpers; every segment verified by its
 // sequence number, both checksums right.
@@ -517,6 +544,7 @@ Suite* suite_cli_tree_tx(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_udp_checksum_offload_on_the_wire);
     tcase_add_test(tc, test_uncleared_checksum_field_is_caught);
+    tcase_add_test(tc, test_tx_lost_dma_address_is_a_leak);
     tcase_add_test(tc, test_tcp_tso);
     tcase_add_test(tc, test_tx_deterministic);
     tcase_add_test(tc, test_lazy_sync_tolerance);
