@@ -23,9 +23,10 @@ static std::string running_context()
     const std::string on = " on CPU" + std::to_string(c->id());
     switch (c->current_ctx()) {
     case cpu::ctx::irq: return "hardirq" + on;
-    case cpu::ctx::softirq: return c->running() && std::string(c->running()->name()) == "ksoftirqd"
-                                       ? "ksoftirqd/" + std::to_string(c->id()) + on
-                                       : "softirq" + on;
+    case cpu::ctx::softirq:  // in ksoftirqd (top's name), else at an interrupt's exit
+        return c->running() && std::string(c->running()->name()) == "ksoftirqd"
+                   ? top_name(*c->running(), c->id()) + on
+                   : "softirq" + on;
     default: return c->running() ? top_name(*c->running(), c->id()) + on : "a task" + on;
     }
 }

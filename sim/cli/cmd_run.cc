@@ -13,6 +13,7 @@
 #include "common/log.h"
 #include "common/trace_events.h"
 #include "sim/cli/commands.h"
+#include "sim/cli/job_pool.h"
 #include "sim/config/docs.h"
 #include "sim/config/text.h"
 #include "drivers/khost/boot.h"
@@ -225,9 +226,9 @@ static int run_open(const cli& c, const run_options& o, const resolved_scenario&
         else if (l.rfind("    Hunk #", 0) == 0 && l.find(" with fuzz ") != std::string::npos) {
             const std::string h = l.substr(4, l.back() == '.' ? l.size() - 5 : std::string::npos);
             std::fprintf(stderr,
-                         "fecsim run: patch %s: %s: its context differs from the driver's files; check what it "
-                         "changed (version.txt)\n",
-                         patch_line.c_str(), h.c_str());
+                         "%s%s: %s: its context differs from the driver's files; check what it changed "
+                         "(version.txt)\n",
+                         k_fuzz_warning_head, patch_line.c_str(), h.c_str());
         }
     }
     return EXIT_OK;

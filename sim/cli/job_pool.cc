@@ -161,15 +161,18 @@ std::string read_log(const std::string& path)
     return s;
 }
 
+const char* const k_fuzz_warning_head = "fecsim run: patch ";
+
 void pass_on_fuzz_warnings(const std::vector<child_job>& children, const char* cmd)
 {
+    const size_t head = std::strlen(k_fuzz_warning_head);
     std::set<std::string> seen;
     for (const auto& c : children) {
         std::istringstream log(read_log(c.log));
         for (std::string l; std::getline(log, l);)
-            if (l.rfind("fecsim run: patch ", 0) == 0 && l.find(" with fuzz ") != std::string::npos &&
+            if (l.compare(0, head, k_fuzz_warning_head) == 0 && l.find(" with fuzz ") != std::string::npos &&
                 seen.insert(l).second)
-                std::fprintf(stderr, "fecsim %s:%s\n", cmd, l.c_str() + 11);
+                std::fprintf(stderr, "fecsim %s: patch %s\n", cmd, l.c_str() + head);
     }
 }
 

@@ -82,8 +82,11 @@ size_t jobs_slots(int jobs);
 
 // The text of a child's log ("" if it cannot be read).
 std::string read_log(const std::string& path);
-// The `fecsim run` children's warnings of a patch hunk applied with fuzz,
-// each distinct one once on stderr as "fecsim <cmd>: patch ...".
+// How `fecsim run` starts its warning of a patch hunk applied with fuzz
+// ("fecsim run: patch P: Hunk #1 ... with fuzz 2: ...").
+extern const char* const k_fuzz_warning_head;
+// The `fecsim run` children's fuzz warnings, each distinct one once on
+// stderr as "fecsim <cmd>: patch ...".
 void pass_on_fuzz_warnings(const std::vector<child_job>& children, const char* cmd);
 
 } // namespace sim
