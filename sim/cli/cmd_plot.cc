@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <glib.h>
 #include "sim/cli/commands.h"
+#include "sim/cli/job_pool.h"
 #include "sim/results/plot.h"
 #include "sim/results/results.h"
 
@@ -10,8 +11,10 @@ namespace sim {
 int cmd_plot(const cli&, int argc, char** argv)
 {
     gboolean quiet = false;
+    gint jobs = 0;
     std::vector<GOptionEntry> e = {
         {"quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Do not list the files written", nullptr},
+        {"jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "gnuplot processes at once (default: the number of cores)", "N"},
     };
     std::vector<std::string> args;
     int status = EXIT_OK;
@@ -25,12 +28,14 @@ int cmd_plot(const cli&, int argc, char** argv)
         return status;
     if (args.empty())
         return usage_error("plot", "no directory given");
+    if (!jobs_option_ok(jobs))
+        return EXIT_BAD_INPUT;
     int rc = EXIT_OK;
     for (const auto& d : args) {
         std::vector<std::string> written;
         std::string err;
         const bool is_dir = g_file_test(d.c_str(), G_FILE_TEST_IS_DIR);
-        if (!plot_dir(d, &written, &err)) {
+        if (!plot_dir(d, jobs_slots(jobs), &written, &err)) {
             std::fprintf(stderr, "error: %s\n", err.c_str());
             rc = is_dir && (run_dir_complete(d) || g_file_test((d + "/plan.json").c_str(), G_FILE_TEST_EXISTS))
                      ? EXIT_RUN_FAILED

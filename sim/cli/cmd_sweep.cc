@@ -884,7 +884,7 @@ static int sweep_run_points(const cli& c, const sweep_options& o, const sweep_de
 // sweep_collect() and, unless no_plot or nothing finished, plot_dir(); a
 // failed plot is reported ("fecsim <cmd>: plotting failed") but not an
 // error. False (reported) when dir has no readable plan.
-static bool collect_and_plot(const char* cmd, const std::string& dir, bool no_plot, size_t* finished,
+static bool collect_and_plot(const char* cmd, const std::string& dir, bool no_plot, size_t jobs, size_t* finished,
                              std::vector<std::string>* missing)
 {
     std::string err;
@@ -894,7 +894,7 @@ static bool collect_and_plot(const char* cmd, const std::string& dir, bool no_pl
     }
     if (!no_plot && *finished) {
         std::vector<std::string> written;
-        if (!plot_dir(dir, &written, &err))
+        if (!plot_dir(dir, jobs, &written, &err))
             std::fprintf(stderr, "fecsim %s: plotting failed: %s\n", cmd, err.c_str());
     }
     return true;
@@ -917,7 +917,7 @@ int cmd_sweep(const cli& c, int argc, char** argv)
         return status;
     size_t finished = 0;
     std::vector<std::string> missing;
-    if (!collect_and_plot("sweep", d.dir, o.no_plot, &finished, &missing))
+    if (!collect_and_plot("sweep", d.dir, o.no_plot, jobs_slots(o.jobs), &finished, &missing))
         return EXIT_RUN_FAILED;
     std::fprintf(stderr, "fecsim sweep: %zu points: %zu already finished, %zu run now, %zu failed%s; %s/sweep.csv\n",
                  d.pts.size(), t.done_before, t.ran - t.failed - t.elsewhere, t.failed,
@@ -1025,7 +1025,7 @@ int cmd_collect(const cli&, int argc, char** argv)
         }
         if (!no_plot && finished) {
             std::vector<std::string> written;
-            if (!plot_dir(d, &written, &err))
+            if (!plot_dir(d, jobs_slots(0), &written, &err))
                 std::fprintf(stderr, "fecsim collect: plotting failed: %s\n", err.c_str());
         }
         const int st = collect_report(d, finished, states, quiet);

@@ -7,7 +7,11 @@
 #include <glib.h>
 #include <json-glib/json-glib.h>
 #include <map>
+#include <cerrno>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include "sim/results/results.h"
 #include "sim/results/summary.h"
 #include "sim/results/sweep.h"
@@ -124,42 +128,113 @@ std::string script(const std::string& name, const std::string& reads, const std:
     return s;
 }
 
-bool run_gnuplot(const std::string& plots, const std::string& name, const std::string& text,
-                 std::vector<std::string>* written, std::string* err)
-{
-    const std::string gp = plots + "/" + name + ".gp";
-    if (!write_file_atomic(gp, text, err))
-        return false;
-    const std::string arg1 = name + ".gp";
-    const gchar* argv[] = {FECSIM_GNUPLOT, arg1.c_str(), nullptr};
-    gchar* out = nullptr;
-    gchar* errs = nullptr;
-    gint status = 0;
-    GError* e = nullptr;
-    if (!g_spawn_sync(plots.c_str(), const_cast<gchar**>(argv), nullptr, G_SPAWN_SEARCH_PATH, nullptr, nullptr, &out,
-                      &errs, &status, &e)) {
-        *err = std::string("cannot run gnuplot: ") + e->message;
-        g_error_free(e);
-        return false;
-    }
-    const std::string msg = errs ? errs : "";
-    g_free(out);
-    g_free(errs);
-    if (!g_spawn_check_wait_status(status, nullptr)) {
-        *err = "gnuplot failed on " + gp + ":\n" + msg;
-        return false;
-    }
-    for (const char* ext : {".png", ".svg"}) {
-        const std::string f = plots + "/" + name + ext;
-        struct stat st;
-        if (stat(f.c_str(), &st) != 0 || st.st_size == 0) {
-            *err = "gnuplot wrote no " + f + ":\n" + msg;
+// The gnuplot scripts of one plot_dir() call: each is written as
+// <plots>/<name>.gp when added; run() then draws them, up to `jobs` gnuplot
+// processes at once, and checks them in the order added: the first that
+// failed or wrote no image is the error, and *written lists the images
+// (PNG, SVG) of the scripts before it.
+class gnuplot_batch {
+public:
+    bool add(const std::string& plots, const std::string& name, const std::string& text, std::string* err)
+    {
+        if (!write_file_atomic(plots + "/" + name + ".gp", text, err))
             return false;
-        }
-        written->push_back(f);
+        item it;
+        it.plots = plots;
+        it.name = name;
+        items_.push_back(it);
+        return true;
     }
-    return true;
-}
+
+    bool run(size_t jobs, std::vector<std::string>* written, std::string* err)
+    {
+        jobs = std::max<size_t>(jobs, 1);
+        for (size_t next = 0, done = 0; done < items_.size();) {
+            if (next < items_.size() && next - done < jobs) {
+                start(&items_[next++]);
+                continue;
+            }
+            finish(&items_[done++]);
+        }
+        for (const item& it : items_) {
+            const std::string gp = it.plots + "/" + it.name + ".gp";
+            if (!it.spawn_error.empty()) {
+                *err = "cannot run gnuplot: " + it.spawn_error;
+                return false;
+            }
+            if (!g_spawn_check_wait_status(it.status, nullptr)) {
+                *err = "gnuplot failed on " + gp + ":\n" + it.messages;
+                return false;
+            }
+            for (const char* ext : {".png", ".svg"}) {
+                const std::string f = it.plots + "/" + it.name + ext;
+                struct stat st;
+                if (stat(f.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) {
+                    *err = "gnuplot wrote no " + f + ":\n" + it.messages;
+                    return false;
+                }
+                written->push_back(f);
+            }
+        }
+        return true;
+    }
+
+private:
+    struct item {
+        std::string plots, name;
+        GPid pid = 0;
+        int err_fd = -1;          // gnuplot's stderr: an unlinked temporary file
+        int status = 0;           // wait status
+        std::string spawn_error;  // why it did not start
+        std::string messages;     // what gnuplot wrote on stderr
+    };
+
+    static void start(item* it)
+    {
+        FILE* tmp = std::tmpfile();
+        const int null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+        if (!tmp || null_fd < 0) {
+            it->spawn_error = std::string("no temporary file for its messages: ") + std::strerror(errno);
+            if (tmp)
+                std::fclose(tmp);
+            if (null_fd >= 0)
+                close(null_fd);
+            return;
+        }
+        it->err_fd = dup(fileno(tmp));
+        std::fclose(tmp);
+        const std::string arg1 = it->name + ".gp";
+        const gchar* argv[] = {FECSIM_GNUPLOT, arg1.c_str(), nullptr};
+        GError* e = nullptr;
+        if (!g_spawn_async_with_fds(it->plots.c_str(), const_cast<gchar**>(argv), nullptr,
+                                    GSpawnFlags(G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD), nullptr, nullptr,
+                                    &it->pid, null_fd, null_fd, it->err_fd, &e)) {
+            it->spawn_error = e->message;
+            g_error_free(e);
+            it->pid = 0;
+        }
+        close(null_fd);
+    }
+
+    static void finish(item* it)
+    {
+        if (it->pid > 0) {
+            while (waitpid(it->pid, &it->status, 0) < 0 && errno == EINTR) {
+            }
+            g_spawn_close_pid(it->pid);
+        }
+        if (it->err_fd >= 0) {
+            char buf[4096];
+            ssize_t n;
+            for (off_t off = 0; (n = pread(it->err_fd, buf, sizeof buf, off)) > 0; off += n)
+                it->messages.append(buf, (size_t)n);
+            close(it->err_fd);
+            it->err_fd = -1;
+        }
+    }
+
+    std::vector<item> items_;
+};
 
 models::param_kind kind_from_name(const std::string& n, bool* ok)
 {
@@ -384,8 +459,9 @@ std::string cpu_busy_plot(const std::vector<std::string>& hdr, const sweep_curve
     return plot_of(els);
 }
 
-bool plot_sweep(const std::string& dir, std::vector<std::string>* written, std::string* err)
+bool plot_sweep(const std::string& dir, size_t jobs, std::vector<std::string>* written, std::string* err)
 {
+    gnuplot_batch batch;
     sweep_desc sd;
     if (!read_sweep_desc(dir, &sd, err))
         return false;
@@ -423,7 +499,7 @@ bool plot_sweep(const std::string& dir, std::vector<std::string>* written, std::
     if (int lc = column_of(hdr, "loss_pct")) {
         const std::string body =
             head + "set ylabel 'loss (%)'\nset yrange [0:*]\n" + curves.plot("column(" + std::to_string(lc) + ")", "");
-        if (!run_gnuplot(plots, "loss", script("loss", reads, body), written, err))
+        if (!batch.add(plots, "loss", script("loss", reads, body), err))
             return false;
     }
     size_t panels = 1;
@@ -431,17 +507,16 @@ bool plot_sweep(const std::string& dir, std::vector<std::string>* written, std::
     if (!cpu.empty()) {
         const std::string body =
             head + "set ylabel 'CPU busy: irq + softirq + sys + user (%)'\nset yrange [0:105]\n" + cpu;
-        if (!run_gnuplot(plots, "cpu", script("cpu", reads, body, 960, panels == 1 ? 600 : 260 * (int)panels + 60), written,
-                         err))
+        if (!batch.add(plots, "cpu", script("cpu", reads, body, 960, panels == 1 ? 600 : 260 * (int)panels + 60), err))
             return false;
     }
     if (int ic = column_of(hdr, "irq_rate_hz")) {
         const std::string body =
             head + "set ylabel 'IRQ rate (1/s)'\nset yrange [0:*]\n" + curves.plot("column(" + std::to_string(ic) + ")", "");
-        if (!run_gnuplot(plots, "irq", script("irq", reads, body), written, err))
+        if (!batch.add(plots, "irq", script("irq", reads, body), err))
             return false;
     }
-    return true;
+    return batch.run(jobs, written, err);
 }
 
 // ---------------------------------------------------------------- run
@@ -469,8 +544,9 @@ std::string unit_of_column(const std::string& n)
     return "";
 }
 
-bool plot_run(const std::string& dir, std::vector<std::string>* written, std::string* err)
+bool plot_run(const std::string& dir, size_t jobs, std::vector<std::string>* written, std::string* err)
 {
+    gnuplot_batch batch;
     std::vector<std::pair<std::string, std::string>> sum;
     if (!json_flatten_file(dir + "/summary.json", &sum, err))
         return false;
@@ -542,8 +618,7 @@ bool plot_run(const std::string& dir, std::vector<std::string>* written, std::st
             }
         }
         body += "unset multiplot\n";
-        if (!run_gnuplot(plots, "series", script("series", "../series.csv", body, 960, 220 * (int)n + 80), written,
-                         err))
+        if (!batch.add(plots, "series", script("series", "../series.csv", body, 960, 220 * (int)n + 80), err))
             return false;
     }
 
@@ -567,7 +642,7 @@ bool plot_run(const std::string& dir, std::vector<std::string>* written, std::st
                            "unset key\n" +
                            (mx > 0 ? "set yrange [0:*]\n" : "set yrange [0:1]\n") +
                            "plot $cpf using 0:2:xtic(1) with boxes lc rgb '#4477aa'\n";
-        if (!run_gnuplot(plots, "cycles_per_frame", script("cycles_per_frame", "../summary.json", body), written, err))
+        if (!batch.add(plots, "cycles_per_frame", script("cycles_per_frame", "../summary.json", body), err))
             return false;
     }
 
@@ -599,24 +674,24 @@ bool plot_run(const std::string& dir, std::vector<std::string>* written, std::st
                 body += std::string(i ? ", " : "plot ") + "$cpu using " + std::to_string(i + 2) +
                         (i ? "" : ":xtic(1)") + " title " + gq(parts[i].substr(0, parts[i].size() - 4));
             body += "\n";
-            if (!run_gnuplot(plots, "cpu", script("cpu", "../summary.json", body), written, err))
+            if (!batch.add(plots, "cpu", script("cpu", "../summary.json", body), err))
                 return false;
         }
     }
-    return true;
+    return batch.run(jobs, written, err);
 }
 
 } // namespace
 
-bool plot_dir(const std::string& dir_in, std::vector<std::string>* written, std::string* err)
+bool plot_dir(const std::string& dir_in, size_t jobs, std::vector<std::string>* written, std::string* err)
 {
     std::string dir = dir_in;
     while (dir.size() > 1 && dir.back() == '/')
         dir.pop_back();
     if (g_file_test((dir + "/plan.json").c_str(), G_FILE_TEST_IS_REGULAR))
-        return plot_sweep(dir, written, err);
+        return plot_sweep(dir, jobs, written, err);
     if (run_dir_complete(dir))
-        return plot_run(dir, written, err);
+        return plot_run(dir, jobs, written, err);
     *err = dir + " is neither a run directory (summary.json) nor a sweep directory (plan.json)";
     return false;
 }

@@ -15,8 +15,10 @@
 
 namespace sim {
 
-// Writes the plots of dir (a run or sweep directory); *written gets the
-// image paths. False with *err when dir is neither, or gnuplot fails.
-bool plot_dir(const std::string& dir, std::vector<std::string>* written, std::string* err);
+// Writes the plots of dir (a run or sweep directory), running up to `jobs`
+// gnuplot processes at once (0 counts as 1); *written gets the image paths,
+// in the same order whatever `jobs` is. False with *err when dir is neither,
+// or gnuplot fails (the first plot, in that order, that failed).
+bool plot_dir(const std::string& dir, size_t jobs, std::vector<std::string>* written, std::string* err);
 
 } // namespace sim

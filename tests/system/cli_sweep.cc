@@ -7,6 +7,8 @@
 #include <json-glib/json-glib.h>
 #include <map>
 #include <sstream>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "tests/system/cli.h"
 
 namespace {
@@ -217,6 +219,19 @@ START_TEST(test_plot)
         ck_assert(gp.find("imx6q-copybreak-stock-idle") != std::string::npos);
     }
     ck_assert(p.out.find("/plots/loss.svg") != std::string::npos);
+    // The gnuplot processes run at once (-j), the images listed in the
+    // same order; one that fails is the error, named, whatever the others do.
+    proc_result p1 = fecsim({"plot", "-j", "1", dir});
+    proc_result p3 = fecsim({"plot", "-j", "3", dir});
+    ck_assert_msg(p1.status == 0 && p3.status == 0, "%s%s", p1.err.c_str(), p3.err.c_str());
+    ck_assert_str_eq(p1.out.c_str(), p.out.c_str());
+    ck_assert_str_eq(p3.out.c_str(), p.out.c_str());
+    ck_assert(unlink((dir + "/plots/cpu.png").c_str()) == 0 && mkdir((dir + "/plots/cpu.png").c_str(), 0755) == 0);
+    proc_result pf = fecsim({"plot", "-j", "3", dir});
+    ck_assert_int_eq(pf.status, 3);
+    ck_assert_msg(pf.err.find("gnuplot failed on " + dir + "/plots/cpu.gp") != std::string::npos, "%s", pf.err.c_str());
+    ck_assert(is_png(dir + "/plots/irq.png"));
+    ck_assert(rmdir((dir + "/plots/cpu.png").c_str()) == 0);
     // Several curves: CPU busy in a panel per core; axes from 0.
     const std::string cpu = read_text(dir + "/plots/cpu.gp");
     ck_assert_msg(cpu.find("set multiplot layout 4,1") != std::string::npos && cpu.find("'core 3'") != std::string::npos,
