@@ -79,10 +79,12 @@
 #       ratio of the wall time per frame handled (target <= 1.5 against each)
 #       and of the whole run; the process's CPU time (start-up and the
 #       driver's load included); peak RSS.
-#   (f) start-up: `fecsim run -o scenario.duration=1us` of the built-in
-#       default scenario, ten times back to back per run (a fresh --run-dir
-#       each), wall s and CPU s per invocation: what every sweep point pays
-#       before it simulates (elaboration, driver load and probe, results).
+#   (f) start-up: `fecsim run -o scenario.duration=1us -o scenario.warmup=0s`
+#       of the built-in default scenario, ten times back to back per run (a
+#       fresh --run-dir each), wall s and CPU s per invocation: what every
+#       run pays besides simulating (elaboration, driver load and probe,
+#       results); and the same with the scenario's own 50 ms warm-up, which
+#       every point of a sweep of it simulates before its measured region.
 # Instruction counts (BENCH_CALLGRIND=1, or make profile with BASELINE):
 #   valgrind --tool=callgrind of (a) and of (e)'s tree driver scenario with
 #   -o scenario.duration=50ms (after an untimed run outside valgrind that
@@ -1008,7 +1010,8 @@ case " $ONLY " in *" f "*)
     fresh_dir f
     # ten_runs FECSIM DIR: ten 1-us runs of the built-in default scenario, each
     # its own --run-dir (a finished one would be skipped).
-    ten='k=1; while [ $k -le 10 ]; do "$0" run -o scenario.duration=1us -q --run-dir "$1/$k" || exit 1; k=$((k + 1)); done'
+    # $2: the warm-up ("" the scenario's own).
+    ten='k=1; while [ $k -le 10 ]; do "$0" run -o scenario.duration=1us ${2:+-o scenario.warmup=$2} -q --run-dir "$1/$k" || exit 1; k=$((k + 1)); done'
     bl=""
     for b in $builds; do
         if inb "$b" "$(bin_of "$b")" run -o scenario.duration=1us -q --run-dir "$d/warm-$b" >/dev/null 2>"$d/warm-$b.err"; then
@@ -1022,26 +1025,35 @@ case " $ONLY " in *" f "*)
     i=1
     while [ "$i" -le "$RUNS" ]; do
         for b in $bl; do
-            r=$d/$b/run$i
-            mkdir -p "$r"
-            t0=$(now)
-            if ! inb "$b" measured_run "$r.rusage" sh -c "$ten" "$(bin_of "$b")" "$r" >/dev/null 2>"$r.err"; then
-                cat "$r.err" >&2
-                failed=1
-                continue
-            fi
-            t1=$(now)
-            put "$d" "$b" wall "$i" "$(div "$(wall "$t0" "$t1")" 10)"
-            put "$d" "$b" cpu "$i" "$(div "$(cpu_s "$r.rusage")" 10)"
-            put "$d" "$b" rss "$i" "$(rss_mb "$r.rusage")"
-            printf '  f run %d/%d, %s: %s s wall per run, load %s\n' "$i" "$RUNS" "$(name_of "$b")" \
-                "$(r3 "$(tail_val "$d" "$b" wall)")" "$(loadavg)" >&2
+            # "": start-up alone (no warm-up); w: with the scenario's warm-up.
+            for v in "" w; do
+                r=$d/$b/run$v$i
+                wu=0s
+                [ -z "$v" ] || wu=""
+                mkdir -p "$r"
+                t0=$(now)
+                if ! inb "$b" measured_run "$r.rusage" sh -c "$ten" "$(bin_of "$b")" "$r" "$wu" \
+                    >/dev/null 2>"$r.err"; then
+                    cat "$r.err" >&2
+                    failed=1
+                    continue
+                fi
+                t1=$(now)
+                put "$d" "$b" wall$v "$i" "$(div "$(wall "$t0" "$t1")" 10)"
+                put "$d" "$b" cpu$v "$i" "$(div "$(cpu_s "$r.rusage")" 10)"
+                put "$d" "$b" rss "$i" "$(rss_mb "$r.rusage")"
+            done
+            printf '  f run %d/%d, %s: %s s wall per run, %s s with the warm-up, load %s\n' "$i" "$RUNS" \
+                "$(name_of "$b")" "$(r3 "$(tail_val "$d" "$b" wall)")" "$(r3 "$(tail_val "$d" "$b" wallw)")" \
+                "$(loadavg)" >&2
         done
         i=$((i + 1))
     done
-    header "(f) start-up: \`fecsim run -o scenario.duration=1us -q\` of the built-in default scenario (the stock copybreak case), ten back to back per run, figures per invocation (exec to exit: elaboration, driver load and probe, results); load at start $load_f"
-    frow "$d" wall "process wall time" "ms" 0.001 "%.1f" "" "" ""
-    frow "$d" cpu "process CPU time (user + sys)" "ms" 0.001 "%.1f" "" "" ""
+    header "(f) start-up: \`fecsim run -o scenario.duration=1us -o scenario.warmup=0s -q\` of the built-in default scenario (the stock copybreak case), ten back to back per run, figures per invocation (exec to exit: elaboration, driver load and probe, results); and the same with the scenario's own 50 ms warm-up (traffic from 5 ms), simulated by every point of a sweep of it before the measured region; load at start $load_f"
+    frow "$d" wall "process wall time, no warm-up" "ms" 0.001 "%.1f" "" "" ""
+    frow "$d" cpu "process CPU time (user + sys), no warm-up" "ms" 0.001 "%.1f" "" "" ""
+    frow "$d" wallw "process wall time, with the 50 ms warm-up" "ms" 0.001 "%.1f" "" "" ""
+    frow "$d" cpuw "process CPU time (user + sys), with the 50 ms warm-up" "ms" 0.001 "%.1f" "" "" ""
     frow "$d" rss "peak RSS" "MB" 1 "%.1f" "< 200" lt 200
     ;;
 esac
