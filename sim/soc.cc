@@ -352,7 +352,7 @@ run_summary soc::run()
     cpu::core::set_run_until(m_cfg.scenario.lazy_sync ? t0 + m_cfg.scenario.duration_ps : 0);
     sc_core::sc_start(from_ps(m_cfg.scenario.duration_ps));
     for (auto& c : m_cores) {
-        c->settle();
+        c->end_region();
         sim_log(log_level::info, c->name(), "synchronisation waits: %llu made, %llu left out (scenario.lazy_sync)",
                 (unsigned long long)c->sync_waits(), (unsigned long long)c->sync_waits_saved());
     }

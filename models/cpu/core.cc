@@ -54,8 +54,26 @@ void core::reset_stats()
     m_ksoftirqd.run_ps = m_ksoftirqd.interrupted_ps = 0;
     for (task* t : m_tasks)
         t->run_ps = t->interrupted_ps = 0;
-    m_current_since = now();
+    const tick_t ahead = run_ahead_ps();
+    m_ctx_ps[(int)m_ctx] += ahead;
+    m_current_since = now() - ahead;
     m_acct_mark = std::max(m_acct_mark, now_ps());
+}
+
+tick_t core::run_ahead_ps() const
+{
+    const tick_t t = now_ps();
+    return now() > t ? now() - t : 0;
+}
+
+void core::end_region()
+{
+    settle();
+    const tick_t ahead = run_ahead_ps();
+    tick_t& in = m_ctx_ps[(int)m_ctx];
+    in -= std::min(in, ahead);
+    if (m_running)
+        m_running->run_ps -= std::min(m_running->run_ps, ahead);
 }
 
 void core::account_external(ctx x, tick_t ps)

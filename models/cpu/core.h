@@ -195,9 +195,18 @@ public:
     // runnable), so between resets this may step back by those cycles; for
     // samplers (not from this core's thread).
     tick_t busy_ps_now() const;
+    // Starts a region at SystemC time: the run-ahead past it, booked before
+    // the reset, is booked again to the context the core is in at its own
+    // time (and to the running task), so the region counts all of its time.
     void reset_stats();
     // Close the accounting up to SystemC time (idle until now) before a dump.
     void settle();
+    // Ends a region at SystemC time: settle(), then the run-ahead past it is
+    // taken out of the context the core is in at its own time (and out of
+    // the running task), so the region counts none of the time after it.
+    // The contexts then sum to the region's length (within the run-ahead of
+    // a context switch inside it, a few ns).
+    void end_region();
     // Work this core did that its own thread did not run (a memory-hog worker
     // given the core to itself runs as a thread of the stressor): moves up to
     // ps of idle time to context x. Call after settle().
@@ -283,6 +292,7 @@ private:
     bool m_ipi_pending = false;  // a reschedule IPI sent to this core while idle
     bool m_from_idle = false;    // the core has been idle since its last task  // hardirq time per context that followed it (tick accounting's view)
     void set_current(task* t);  // the scheduler's current task changes (closes the previous one's run time)
+    tick_t run_ahead_ps() const;  // how far the core's own time is past SystemC time (0 if not)
     tick_t m_current_since = 0;
     bool m_ctx_log_on = false;
     std::deque<std::pair<tick_t, ctx>> m_ctx_log;  // (core time, context entered), oldest first

@@ -327,7 +327,7 @@ std::string summary_text(const run_summary& s, const summary_extra& x, const std
     line("  simulated     %s measured after %s warm-up, in %.2f s wall (%.3gx real time)\n",
          si_time(s.sim_time_s).c_str(), si_time(x.warmup_s).c_str(), s.wall_time_s, s.realtime_factor);
     if (s.frames_offered == 0)
-        line("  frames        none offered (no traffic source in this scenario)\n");
+        line("  frames        none offered in the measured region (no RX traffic source, or it had not started)\n");
     else
         for (const char* l : {"frames", "drops", "payload", "irq", "cycles/frame"}) {
             o += text_line(s, x, l);

@@ -193,6 +193,47 @@ START_TEST(test_series_busy_bounded)
 }
 END_TEST
 
+// The measured region's edges: a core that ran ahead past them has its
+// time booked inside the region, none outside. Each core's split adds up to
+// 100 % also when the region is shorter than a quantum (1 us, the driver's
+// probe on core 0), and no task exceeds 100 %.
+START_TEST(test_cpu_split_at_region_edges)
+{
+    const std::vector<std::vector<std::string>> runs = {
+        {"-o", "scenario.duration=1us", "-o", "scenario.warmup=0s"},
+        {"-o", "scenario.duration=3us", "-o", "scenario.warmup=2us"},
+        {"-o", "scenario.duration=20ms"},
+    };
+    for (const auto& extra : runs) {
+        std::vector<std::string> args = {"run", "--json", "-q", "--out", g_tmp + "/edges"};
+        args.insert(args.end(), extra.begin(), extra.end());
+        const proc_result r = fecsim(args);
+        ck_assert_msg(r.status == 0, "%s: exit %d: %s", extra[1].c_str(), r.status, r.err.c_str());
+        JsonParser* p = json_parser_new();
+        JsonObject* o = parse_object(p, r.out);
+        JsonArray* cpu = json_object_get_array_member(o, "cpu");
+        for (guint c = 0; c < json_array_get_length(cpu); c++) {
+            JsonObject* row = json_array_get_object_element(cpu, c);
+            double sum = 0;
+            for (const char* k : {"irq_pct", "softirq_pct", "sys_pct", "user_pct", "idle_pct"})
+                sum += json_object_get_double_member(row, k);
+            ck_assert_msg(std::fabs(sum - 100.0) < 1e-6, "%s: core %u adds up to %.6f %%", extra[1].c_str(), c, sum);
+        }
+        if (extra[1] == "scenario.duration=1us")
+            ck_assert_msg(json_object_get_double_member(json_array_get_object_element(cpu, 0), "sys_pct") > 99.0,
+                          "core 0 in the probe is not busy in a 1-us region");
+        JsonArray* tasks = json_object_get_array_member(o, "tasks");
+        for (guint i = 0; tasks && i < json_array_get_length(tasks); i++) {
+            JsonObject* t = json_array_get_object_element(tasks, i);
+            ck_assert_msg(json_object_get_double_member(t, "cpu_pct") <= 100.0 + 1e-9, "%s: %s %.9f %%",
+                          extra[1].c_str(), json_object_get_string_member(t, "name"),
+                          json_object_get_double_member(t, "cpu_pct"));
+        }
+        g_object_unref(p);
+    }
+}
+END_TEST
+
 // Every key of the contract in docs/architecture.md, on stdout, nothing else there.
 START_TEST(test_json_contract)
 {
@@ -482,6 +523,7 @@ Suite* suite_cli_run(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_shipped_scenarios_check);
     tcase_add_test(tc, test_json_contract);
+    tcase_add_test(tc, test_cpu_split_at_region_edges);
     tcase_add_test(tc, test_results_layout);
     tcase_add_test(tc, test_deterministic_stats);
     tcase_add_test(tc, test_lazy_sync_exact);
