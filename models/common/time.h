@@ -11,7 +11,8 @@
 
 namespace models {
 
-inline tick_t now_ps() { return sc_core::sc_time_stamp().value(); }
+// sc_time_stamp() read inline (the library's own function is out of line).
+inline tick_t now_ps() { return sc_core::sc_get_curr_simcontext()->time_stamp().value(); }
 inline tick_t to_ps(const sc_core::sc_time& t) { return t.value(); }
 inline sc_core::sc_time from_ps(tick_t ps) { return sc_core::sc_time::from_value(ps); }
 
