@@ -270,11 +270,44 @@ const char* driver_ldflags() { return k_link_flags; }
 // (a/..., b/...) needs 1, a diff made inside the tree 0, one made above it 2..4.
 static const int k_max_strip_level = 4;
 
+// What to say when patch p applies at no strip level and its file names
+// point at the other kind of driver: a kernel tree's fec files
+// (drivers/net/ethernet/...) given to fecsim's own driver, or bare names
+// (fec_main.c, a/fec_main.c: the own driver's layout) given to a tree.
+// "" when the names say nothing of the kind.
+static std::string patch_kind_hint(const std::string& p, bool tree)
+{
+    std::istringstream in(slurp(p));
+    bool tree_paths = false, bare_paths = false;
+    for (std::string l; std::getline(in, l);) {
+        if (l.compare(0, 4, "+++ ") != 0)
+            continue;
+        std::string name = l.substr(4, l.find_first_of("\t", 4) - 4);
+        if (name == "/dev/null")
+            continue;
+        if (name.find("drivers/net/ethernet/") != std::string::npos)
+            tree_paths = true;
+        else if (name.find('/') == std::string::npos ||
+                 (name.size() > 2 && name[1] == '/' && name.find('/', 2) == std::string::npos))
+            bare_paths = true;
+    }
+    if (!tree && tree_paths)
+        return "\nThe patch names a kernel tree's files (drivers/net/ethernet/...), and this scenario builds "
+               "fecsim's own driver (driver.source): give the tree with driver.tree and driver.name, e.g. "
+               "-o driver.tree=/usr/src/linux-source-6.12.tar.xz -o driver.name=fec, or run a scenario that sets "
+               "them (scenarios/imx6q/upstream-6.12-idle.ini)";
+    if (tree && bare_paths && !tree_paths)
+        return "\nThe patch names files without the tree's directories (fec_main.c), as a patch of fecsim's own "
+               "driver (driver.source) does; a patch for the tree's driver names "
+               "drivers/net/ethernet/freescale/fec_main.c (git diff inside the tree)";
+    return "";
+}
+
 // The strip level with which patch p applies in dir: the one of -p0..-p4
 // for which `patch --dry-run` succeeds. None: driver_error with patch's own
 // words (of the level that found the files, else of -p1); more than one:
 // driver_error naming them (the patch is ambiguous, nothing is guessed).
-static int patch_strip_level(const std::string& dir, const std::string& p, const std::string& origin)
+static int patch_strip_level(const std::string& dir, const std::string& p, const std::string& origin, bool tree)
 {
     std::vector<int> ok;
     std::string why, why_p1;
@@ -296,7 +329,8 @@ static int patch_strip_level(const std::string& dir, const std::string& p, const
         return ok[0];
     if (ok.empty())
         throw driver_error("patch " + p + " does not apply to " + origin + " with any strip level -p0..-p" +
-                           std::to_string(k_max_strip_level) + ":\n" + (why.empty() ? why_p1 : why));
+                           std::to_string(k_max_strip_level) + ":\n" + (why.empty() ? why_p1 : why) +
+                           (why.empty() ? patch_kind_hint(p, tree) : ""));
     std::string levels;
     for (int l : ok)
         levels += (levels.empty() ? "-p" : ", -p") + std::to_string(l);
@@ -310,11 +344,12 @@ static int patch_strip_level(const std::string& dir, const std::string& p, const
 // "-pN path", then a tab and patch's own report of each hunk that did not
 // apply where the patch said ("Hunk #1 succeeded at 1699 (offset -114
 // lines)."; "with fuzz 2": its context did not match), tab-separated.
-static void apply_patches(const std::string& dir, const std::vector<std::string>& patches, const std::string& origin)
+static void apply_patches(const std::string& dir, const std::vector<std::string>& patches, const std::string& origin,
+                          bool tree)
 {
     std::string notes;
     for (const auto& p : patches) {
-        const int level = patch_strip_level(dir, p, origin);
+        const int level = patch_strip_level(dir, p, origin, tree);
         std::string out;
         const int rc = run("patch -p" + std::to_string(level) + " --batch --forward --no-backup-if-mismatch -d " +
                                quote(dir) + " -i " + quote(absolute(p)),
@@ -424,7 +459,7 @@ void* driver_load(const driver_build_config& in)
     cached_build(cfg.cache_dir, final_dir, [&](const std::string& tmp) {
             for (const auto& f : files)
                 write_file(tmp + "/" + f, slurp(src + "/" + f));
-            apply_patches(tmp, cfg.patches, src);
+            apply_patches(tmp, cfg.patches, src, false);
             std::string objs;
             for (const auto& f : list_files(tmp, false)) {
                 if (f.compare(f.size() - 2, 2, ".c"))
@@ -790,7 +825,7 @@ static void* tree_driver_load(const driver_build_config& cfg)
         mkdirs(tmp + "/shim");
         for (const auto& f : t.files)
             write_file(ddir + "/" + f, slurp(t.dir + "/" + f));
-        apply_patches(tmp, cfg.patches, t.root);
+        apply_patches(tmp, cfg.patches, t.root, true);
         write_file(tmp + "/shim/fecsim_kconfig.h", kconfig);
         write_file(tmp + "/shim/stop_on_call.c", stop_stubs_source(stubs));
         const std::string iflags = flags + " -I" + quote(tmp + "/shim");
@@ -848,7 +883,7 @@ std::vector<std::string> driver_patch_notes(const driver_build_config& in)
             for (const auto& f : list_files(origin, false))
                 write_file(tmp + "/" + f, slurp(origin + "/" + f));
         }
-        apply_patches(tmp, cfg.patches, origin);
+        apply_patches(tmp, cfg.patches, origin, !cfg.tree.empty());
         std::ifstream f(tmp + "/patches.txt");
         for (std::string line; std::getline(f, line);)
             if (!line.empty())

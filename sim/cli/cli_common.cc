@@ -90,6 +90,15 @@ std::string tree_driver_text(const khost::driver_config& d)
     return s;
 }
 
+std::string driver_summary_text(const khost::driver_config& d)
+{
+    if (d.tree.empty())
+        return "fecsim's own (" + (d.source.empty() ? khost::default_driver_dir() : d.source) + ")";
+    const khost::kernel_tree t = khost::kernel_tree_open(d.tree, d.name);  // checked by the loader
+    return t.driver + " from the kernel tree " + (t.tarball.empty() ? t.root : t.tarball) + " (Linux " +
+           t.version_text() + ")";
+}
+
 // ---------------------------------------------------------------- shared options
 
 std::vector<GOptionEntry> scenario_option_entries(scenario_options* o, std::initializer_list<GOptionEntry> own)

@@ -487,6 +487,7 @@ static summary_extra run_extra(const resolved_scenario& r, const std::string& ru
     x.description = r.cfg.scenario.description;
     x.version = PACKAGE_VERSION;
     x.warmup_s = (double)r.cfg.scenario.warmup_ps / 1e12;
+    x.driver = driver_summary_text(r.cfg.driver);
     if (auto it = r.strings.find("driver.patches"); it != r.strings.end())
         x.patches = it->second;
     x.log_errors = models::log_count(models::log_level::error);

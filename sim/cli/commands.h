@@ -54,6 +54,9 @@ std::string version_text();  // fecsim version, git revision, library versions, 
 // For a driver of a kernel tree: its tree, version and API level, and the
 // sha256 of each of its files in the tree ("" for fecsim's own driver).
 std::string tree_driver_text(const khost::driver_config& d);
+// One line naming the driver that ran, for the summary: "fecsim's own
+// (DIR)" or "NAME from the kernel tree PATH (Linux X.Y.Z)".
+std::string driver_summary_text(const khost::driver_config& d);
 
 int cmd_run(const cli& c, int argc, char** argv);
 int cmd_check(const cli& c, int argc, char** argv);

@@ -363,6 +363,8 @@ std::string summary_text(const run_summary& s, const summary_extra& x, const std
         }
         o += t + "\n";
     }
+    if (!x.driver.empty())
+        line("  driver        %s\n", x.driver.c_str());
     for (size_t k = 0; k < x.patches.size(); k++)
         line("  %s%s\n", k ? "              " : "patch         ", x.patches[k].c_str());
     line("  log           %llu guest errors, %llu unimplemented, %llu warnings, %llu errors (sim.log)\n",

@@ -269,6 +269,8 @@ START_TEST(test_json_contract)
         has_number(ds, k);
     has_number(has_object(o, "coherence"), "violations");
     ck_assert(json_object_get_double_member(o, "sim_time_s") == 1.0);
+    ck_assert_msg(std::string(json_object_get_string_member(o, "driver")).rfind("fecsim's own (", 0) == 0, "driver: %s",
+                  json_object_get_string_member(o, "driver"));
     // The results directory named on stdout is complete and holds the same summary.
     const std::string dir = json_object_get_string_member(o, "results_dir");
     for (const char* f : k_result_files)

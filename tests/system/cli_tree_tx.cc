@@ -372,6 +372,20 @@ START_TEST(test_patch_refused)
     ck_assert_msg(r.status == 2 && r.err.find("more than one strip level (-p0, -p1") != std::string::npos &&
                       r.err.find("ambiguous") != std::string::npos,
                   "exit %d: %s", r.status, r.err.c_str());
+    // A patch of the other kind of driver: the message says which kind it is for.
+    r = fecsim({"run", "-q", "--out", g_tmp + "/res", "--patch", good});
+    ck_assert_msg(r.status == 2 && r.err.find("with any strip level") != std::string::npos &&
+                      r.err.find("names a kernel tree's files") != std::string::npos &&
+                      r.err.find("driver.tree") != std::string::npos,
+                  "own driver, tree patch: exit %d: %s", r.status, r.err.c_str());
+    r = fecsim({"run", ini, "-q", "--out", g_tmp + "/res", "--patch",
+                fecsim_srcdir() + "/drivers/fec/patches/partial-sync.patch"});
+    ck_assert_msg(r.status == 2 && r.err.find("as a patch of fecsim's own driver") != std::string::npos,
+                  "tree, own driver's patch: exit %d: %s", r.status, r.err.c_str());
+    r = fecsim({"run", ini, "-q", "--out", g_tmp + "/res", "--patch", g_tmp + "/bad.patch"});
+    ck_assert_msg(r.status == 2 && r.err.find("own driver") == std::string::npos &&
+                      r.err.find("names a kernel tree") == std::string::npos,
+                  "a failed hunk gets no hint: %s", r.err.c_str());
     ck_assert(!exists(g_tmp + "/res"));
     // The tree is untouched by the patches tried.
     ck_assert(read_text(root + "/drivers/net/ethernet/freescale/fec.h") ==
