@@ -920,7 +920,7 @@ case " $ONLY " in *" d "*)
     frow "$d" cpu1 "sweep CPU time (user + sys), -j 1" "s" 1 "%.2f" "" "" ""
     frow "$d" cpu2 "sweep CPU time (user + sys), -j 2" "s" 1 "%.2f" "" "" ""
     frow "$d" cores2 "cores used by -j 2 (CPU s / wall s; 2 = both cores)" "cores" 1 "%.2f" "" "" ""
-    frow "$d" plot "fecsim plot of the sweep (serial)" "s" 1 "%.2f" "" "" ""
+    frow "$d" plot "fecsim plot of the sweep (after the points)" "s" 1 "%.2f" "" "" ""
     frow "$d" rss "peak RSS (the largest process)" "MB" 1 "%.1f" "< 200" lt 200
     frow "$d" speedup "speed-up -j 2 / -j 1, points" "x" 1 "%.2f" ">= 1.9" ge 1.9
     frow "$d" speedup_plot "speed-up -j 2 / -j 1, with the plots" "x" 1 "%.2f" ">= 1.9" ge 1.9
