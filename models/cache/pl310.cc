@@ -191,6 +191,7 @@ tick_t pl310::allocate(uint64_t lpa, tick_t t, uint8_t master, int* slot)
 tick_t pl310::line_read(uint64_t lpa, uint8_t* out, tick_t s, uint8_t master, tick_t* stall)
 {
     const unsigned lb = m_arr.line_bytes();
+    const bool backed = m_mem.is_backed(lpa);  // else no data is kept (line_write)
     int slot = m_arr.find(lpa);
     tick_t done;
     *stall = s;
@@ -202,7 +203,7 @@ tick_t pl310::line_read(uint64_t lpa, uint8_t* out, tick_t s, uint8_t master, ti
         m_stats.misses++;
         *stall = allocate(lpa, s, master, &slot);
         const tick_t req = std::max(s + m_clk.cycles(m_cfg.hit_cycles), *stall);
-        m_down.set(tlm::TLM_READ_COMMAND, lpa, m_arr.data(slot), lb);
+        m_down.set(tlm::TLM_READ_COMMAND, lpa, backed ? m_arr.data(slot) : nullptr, lb);
         m_down.ext.master = master;
         m_down.ext.uncached = false;
         m_down.ext.posted = false;
@@ -212,8 +213,10 @@ tick_t pl310::line_read(uint64_t lpa, uint8_t* out, tick_t s, uint8_t master, ti
         m_arr.install(slot, lpa, 0);
         m_stats.miss_ps += done - s;
     }
-    if (out)
+    if (out && backed)
         std::memcpy(out, m_arr.data(slot), lb);
+    else if (out)
+        std::memset(out, 0, lb);
     return done;
 }
 
@@ -228,10 +231,14 @@ tick_t pl310::line_write(uint64_t lpa, const uint8_t* in, tick_t s, uint8_t mast
         s = allocate(lpa, s, master, &slot);
         m_arr.install(slot, lpa, 0);
     }
-    if (in)
-        std::memcpy(m_arr.data(slot), in, m_arr.line_bytes());
-    else
-        std::memset(m_arr.data(slot), 0, m_arr.line_bytes());
+    // A line past the backed memory (the memory hog's pages) keeps no data
+    // (line_read gives zeros for it, as DRAM does).
+    if (m_mem.is_backed(lpa)) {
+        if (in)
+            std::memcpy(m_arr.data(slot), in, m_arr.line_bytes());
+        else
+            std::memset(m_arr.data(slot), 0, m_arr.line_bytes());
+    }
     m_arr.set_flags(slot, LINE_DIRTY);
     return s + m_clk.cycles(m_cfg.port_cycles);
 }

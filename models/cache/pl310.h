@@ -1,6 +1,7 @@
 // models/cache/pl310.h: PL310 (L2C-310) shared L2 cache with data.
 //
-// Models: a 16-way write-back, read- and write-allocate cache holding line data;
+// Models: a 16-way write-back, read- and write-allocate cache holding line data
+// (for the backed memory; a line past it keeps none and reads as zeros, as DRAM);
 // the slave ports shared by all masters with round-robin arbitration per
 // request (common/rr_port.h: a request arriving during another master's burst
 // waits for one of its line transfers, not for the burst); line fills from and
