@@ -352,12 +352,6 @@ void enet::reg_write(uint32_t off, uint32_t v)
         if (!(old & ECR_ETHEREN) && (m_ecr & ECR_ETHEREN)) {
             m_rx_cur = m_rdsr;
             m_tx_cur = m_tdsr;
-            const bool mac_gig = (m_ecr & ECR_SPEED) != 0;
-            if (mac_gig != (m_cfg.link_speed >= 1e9) && !m_speed_warned) {
-                m_speed_warned = true;
-                sim_log(log_level::guest_error, name(), "ECR.SPEED (%s) does not match the link (%.0f Mbit/s)",
-                        mac_gig ? "1000" : "10/100", m_cfg.link_speed / 1e6);
-            }
         }
         if ((m_ecr & ECR_EN1588) && !m_cfg.enhanced_bd)
             sim_log(log_level::unimp, name(), "ECR.EN1588 set on a profile without enhanced BDs (legacy BDs used)");
@@ -732,6 +726,7 @@ bool enet::frames_refused(const eth_frame& f, uint64_t n, tick_t step_ps)
         m_stats.rx_disabled += n;
         return true;
     }
+    check_speed("arrived");
     rx_settle_at(f.start_ps + (n - 1) * step_ps);
     rx_count_arrivals(f, true, n);
     uint16_t sc = 0;
@@ -784,6 +779,20 @@ void enet::rx_fifo_drop(uint64_t n)
     mib_inc(IEEE_R_MACERR, n);
 }
 
+// A frame crosses the MAC while ECR.SPEED says another speed than the link's:
+// a guest error, once. Not at ETHEREN: drivers enable the MAC before the PHY
+// has told them the speed (the Linux fec driver restarts it at open, then
+// again from adjust_link), and no frame is harmed before one moves.
+void enet::check_speed(const char* dir)
+{
+    const bool mac_gig = (m_ecr & ECR_SPEED) != 0;
+    if (mac_gig == (m_cfg.link_speed >= 1e9) || m_speed_warned)
+        return;
+    m_speed_warned = true;
+    sim_log(log_level::guest_error, name(), "a frame %s while ECR.SPEED (%s) does not match the link (%.0f Mbit/s)",
+            dir, mac_gig ? "1000" : "10/100", m_cfg.link_speed / 1e6);
+}
+
 void enet::rx_frame(const eth_frame& f, tick_t t, bool late)
 {
     if (f.byte_ps != m_byte_ps && !m_link_warned) {
@@ -795,6 +804,7 @@ void enet::rx_frame(const eth_frame& f, tick_t t, bool late)
         m_stats.rx_disabled++;
         return;
     }
+    check_speed("arrived");
     if (g_trace)
         g_trace->instant(te_track::mac, 0, t, g_trace->intern("RX frame starts"), g_trace->intern("bytes"), f.len);
     rx_settle_at(t);
@@ -1394,6 +1404,7 @@ void enet::tx_mac_thread()
         if (gen != m_gen)
             continue;
         eth_frame f{s.data.data(), s.len, start, m_byte_ps, s.fcs_appended};
+        check_speed("was sent");
         if (phy_tx.size())
             phy_tx->frame_start(f);
         const uint32_t ipg = (m_tipg >= 8 && m_tipg <= 26) ? m_tipg : TIPG_RESET_VALUE;

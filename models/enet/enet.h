@@ -268,6 +268,7 @@ private:
     tick_t m_xoff_until = 0;
     sc_core::sc_event m_pause_check_ev;
     bool m_mrbr_warned = false, m_speed_warned = false, m_link_warned = false;
+    void check_speed(const char* dir);  // "arrived" / "was sent": ECR.SPEED against the link
     late_sender_if* m_late = nullptr;
     bool m_rx_seen = false;  // a frame has come through frame_start()
     // 1588 timer: counter = (m_at_base + INC per timer clock since m_at_t0) mod ATPER while ATCR.EN.

@@ -415,6 +415,32 @@ START_TEST(test_rx_gigabit_line_rate)
 }
 END_TEST
 
+// ECR.SPEED against the link: enabling the MAC at 10/100 on a 1 Gbit/s link
+// is what a driver does before the PHY has told it the speed, no error; the
+// first frame that arrives in that state is a guest error, once.
+START_TEST(test_rx_speed_mismatch_at_frame)
+{
+    enet_config cfg;
+    cfg.link_speed = 1e9;
+    bench b(cfg);
+    traffic::traffic_config tc;
+    tc.link_speed = 1e9;
+    tc.count = 5;
+    tc.start_ps = 50 * US;
+    traffic::traffic_source src("src", tc);
+    src.out.bind(b.mac.phy_rx);
+    const uint64_t ge = log_count(log_level::guest_error);
+    b.start(0, 0, true, true, 0);
+    b.arm_rx_ring(32, 32);
+    b.cpu.wr(REG_RDAR, 0);
+    b.run_until(40 * US);
+    ck_assert_msg(log_count(log_level::guest_error) == ge, "MAC enabled at 10/100 on a 1 Gbit/s link, no frame yet");
+    b.run_until(100 * US);
+    ck_assert_msg(log_count(log_level::guest_error) == ge + 1, "frames at the wrong ECR.SPEED: one guest error, got %llu",
+                  (unsigned long long)(log_count(log_level::guest_error) - ge));
+}
+END_TEST
+
 // Flow control: with RCR.FCE and RSEM, a stalled ring makes the MAC send XOFF;
 // the source holds, nothing overflows; once BDs return, XON, and all frames arrive.
 START_TEST(test_rx_pause_prevents_overflow)
@@ -627,6 +653,7 @@ Suite* suite_enet_rx(void)
     tcase_add_test(tc, test_rx_frame_spans_bds_and_length_errors);
     tcase_add_test(tc, test_rx_line_rate_spacing);
     tcase_add_test(tc, test_rx_gigabit_line_rate);
+    tcase_add_test(tc, test_rx_speed_mismatch_at_frame);
     tcase_add_test(tc, test_rx_pause_prevents_overflow);
     tcase_add_test(tc, test_coalesce_functional);
     tcase_add_loop_test(tc, test_rx_store_and_forward_vs_cut_through, 0, 2);
