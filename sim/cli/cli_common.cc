@@ -93,7 +93,7 @@ std::string tree_driver_text(const khost::driver_config& d)
 std::string driver_summary_text(const khost::driver_config& d)
 {
     if (d.tree.empty())
-        return "fecsim's own (" + (d.source.empty() ? khost::default_driver_dir() : d.source) + ")";
+        return "fecsim's own (" + (d.source.empty() ? std::string("drivers/fec") : d.source) + ")";
     const khost::kernel_tree t = khost::kernel_tree_open(d.tree, d.name);  // checked by the loader
     return t.driver + " from the kernel tree " + (t.tarball.empty() ? t.root : t.tarball) + " (Linux " +
            t.version_text() + ")";

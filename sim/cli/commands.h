@@ -55,7 +55,8 @@ std::string version_text();  // fecsim version, git revision, library versions, 
 // sha256 of each of its files in the tree ("" for fecsim's own driver).
 std::string tree_driver_text(const khost::driver_config& d);
 // One line naming the driver that ran, for the summary: "fecsim's own
-// (DIR)" or "NAME from the kernel tree PATH (Linux X.Y.Z)".
+// (drivers/fec)" (the data directory's; driver.source as given when set) or
+// "NAME from the kernel tree PATH (Linux X.Y.Z)" (driver.tree as given).
 std::string driver_summary_text(const khost::driver_config& d);
 
 int cmd_run(const cli& c, int argc, char** argv);
