@@ -191,17 +191,19 @@ private:
 
     static void start(item* it)
     {
-        FILE* tmp = std::tmpfile();
         const int null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
-        if (!tmp || null_fd < 0) {
+        if (null_fd < 0) {
+            it->spawn_error = std::string("cannot open /dev/null for its input and output: ") + std::strerror(errno);
+            return;
+        }
+        FILE* tmp = std::tmpfile();
+        if (!tmp || (it->err_fd = dup(fileno(tmp))) < 0) {
             it->spawn_error = std::string("no temporary file for its messages: ") + std::strerror(errno);
             if (tmp)
                 std::fclose(tmp);
-            if (null_fd >= 0)
-                close(null_fd);
+            close(null_fd);
             return;
         }
-        it->err_fd = dup(fileno(tmp));
         std::fclose(tmp);
         const std::string arg1 = it->name + ".gp";
         const gchar* argv[] = {FECSIM_GNUPLOT, arg1.c_str(), nullptr};
