@@ -89,7 +89,7 @@ public:
             return (int)(base + m_rng.below(m_assoc));
         case replacement_kind::round_robin: {
             unsigned w = m_rr[set];
-            m_rr[set] = (w + 1) % m_assoc;
+            m_rr[set] = w + 1 == m_assoc ? 0 : w + 1;
             return (int)(base + w);
         }
         case replacement_kind::lru: {
@@ -137,7 +137,7 @@ public:
     bool dirty(int slot) const { return m_flags[slot] & LINE_DIRTY; }
     void install(int slot, uint64_t pa, uint8_t f)
     {
-        const unsigned set = (unsigned)slot / m_assoc;
+        const unsigned set = set_of(pa);  // slot is in pa's set (victim(pa) or find(pa))
         const uint64_t key = line_of(pa) + 1;
         if (m_tag[slot]) {
             m_region_count[region_bucket(addr(slot))]--;
@@ -159,8 +159,9 @@ public:
         if (m_tag[slot]) {
             m_region_count[region_bucket(addr(slot))]--;
             m_valid--;
-            m_set_valid[(unsigned)slot / m_assoc]--;
-            unsign((unsigned)slot / m_assoc, m_slot_sig[slot]);
+            const unsigned set = (unsigned)((m_tag[slot] - 1) & (m_sets - 1));
+            m_set_valid[set]--;
+            unsign(set, m_slot_sig[slot]);
         }
         m_tag[slot] = 0;
         m_flags[slot] = 0;

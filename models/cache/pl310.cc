@@ -45,7 +45,7 @@ static unsigned port_master(uint8_t master)
     return master < mem::MASTER_COUNT ? master : (unsigned)mem::MASTER_OTHER;
 }
 
-rr_port::grant_info pl310::grant_port(tick_t t, uint8_t master)
+[[gnu::always_inline]] inline rr_port::grant_info pl310::grant_port(tick_t t, uint8_t master)
 {
     const rr_port::grant_info g = m_port.grant(port_master(master), t);
     m_stats.port_wait_ps += g.start - t;
@@ -61,7 +61,7 @@ tick_t pl310::book_port(tick_t t, tick_t dur, uint8_t master)
     return s;
 }
 
-tick_t pl310::eb_enter(tick_t t)
+[[gnu::always_inline]] inline tick_t pl310::eb_enter(tick_t t)
 {
     // The entry that frees first takes the line (the lowest-numbered of those).
     size_t best = 0;
@@ -83,11 +83,12 @@ tick_t pl310::eb_enter(tick_t t)
     return at;
 }
 
-void pl310::note_inflight(tick_t start, tick_t end, uint8_t master)
+[[gnu::always_inline]] inline void pl310::note_inflight(tick_t start, tick_t end, uint8_t master)
 {
     m_inflight_max_end = std::max(m_inflight_max_end, end);
     m_longest_flight = std::max(m_longest_flight, end - start);
     flight_list& l = m_inflight[master < mem::MASTER_COUNT ? master : (uint8_t)mem::MASTER_OTHER];
+    l.max_end = std::max(l.max_end, end);
     if (l.v.size() == l.head || l.v.back().start <= start) {
         l.v.push_back({start, end});
     } else {  // rare: a master's own requests out of order
@@ -115,7 +116,7 @@ tick_t pl310::drained_at(tick_t t) const
     // flights are older than the longest one seen (none of those is in flight).
     tick_t m = t;
     for (const flight_list& l : m_inflight) {
-        if (l.v.size() == l.head)
+        if (l.v.size() == l.head || l.max_end <= m)  // none of its flights ends later
             continue;
         auto it = std::upper_bound(l.v.begin() + (long)l.head, l.v.end(), t,
                                    [](tick_t x, const flight& f) { return x < f.start; });
@@ -155,7 +156,7 @@ tick_t pl310::forward(tick_t t)
     return now_ps() + to_ps(d);
 }
 
-tick_t pl310::writeback(int slot, tick_t t, uint8_t master)
+[[gnu::always_inline]] inline tick_t pl310::writeback(int slot, tick_t t, uint8_t master)
 {
     const unsigned lb = m_arr.line_bytes();
     const tick_t in = eb_enter(t);
@@ -179,7 +180,7 @@ tick_t pl310::writeback(int slot, tick_t t, uint8_t master)
     return in;
 }
 
-tick_t pl310::allocate(uint64_t lpa, tick_t t, uint8_t master, int* slot)
+[[gnu::always_inline]] inline tick_t pl310::allocate(uint64_t lpa, tick_t t, uint8_t master, int* slot)
 {
     *slot = m_arr.victim(lpa);
     tick_t out = t;
@@ -220,7 +221,7 @@ tick_t pl310::line_read(uint64_t lpa, uint8_t* out, tick_t s, uint8_t master, ti
     return done;
 }
 
-tick_t pl310::line_write(uint64_t lpa, const uint8_t* in, tick_t s, uint8_t master)
+[[gnu::always_inline]] inline tick_t pl310::line_write(uint64_t lpa, const uint8_t* in, tick_t s, uint8_t master)
 {
     int slot = m_arr.find(lpa);
     if (slot >= 0) {
@@ -265,12 +266,19 @@ tick_t pl310::access(tlm::tlm_generic_payload& gp, tick_t t)
     const unsigned pm = port_master(x.master);
     tick_t at = t, done = t;
     uint8_t line[128];
+    // A burst of whole-line writes (the memory hog's page zeroing) whose
+    // envelope extends with nothing of another master's after it: each later
+    // line would be granted at once (no wait, no debt) and extend the
+    // envelope, so they are booked together at the end (rr_port::extend_run).
+    const bool whole = !gp.is_read() && (x.full_line || ((addr | len) & (lb - 1)) == 0);
+    bool own = false;
+    tick_t own_last = 0;  // start of the latest line booked so (own)
     for (uint64_t a = addr; a < addr + len;) {
         const uint64_t lpa = a & ~(uint64_t)(lb - 1);
         const unsigned off = (unsigned)(a - lpa);
         const unsigned n = std::min<uint64_t>(lb - off, addr + len - a);
         uint8_t* p = data ? data + (a - addr) : nullptr;
-        const tick_t s = grant_port(at, x.master).start;
+        const tick_t s = own ? at : grant_port(at, x.master).start;
         // A victim waiting for an eviction-buffer entry stalls the request
         // in the port: the port is released `port` after the victim is out.
         tick_t release;
@@ -289,7 +297,11 @@ tick_t pl310::access(tlm::tlm_generic_payload& gp, tick_t t)
         } else {
             if (n == lb || x.full_line) {
                 release = line_write(lpa, p, s, x.master);
-                m_port.commit(pm, s, release - s, port, false);
+                if (!own) {
+                    m_port.commit(pm, s, release - s, port, false);
+                    own = whole && m_port.extends(pm, release, port, false);
+                }
+                own_last = s;
                 at = release;
             } else {
                 // Partial write: merge into the (possibly filled) line.
@@ -308,6 +320,8 @@ tick_t pl310::access(tlm::tlm_generic_payload& gp, tick_t t)
         }
         a += n;
     }
+    if (own)
+        m_port.extend_run(pm, at, own_last);
     return done;
 }
 

@@ -145,6 +145,7 @@ private:
     struct flight_list {
         std::vector<flight> v;
         size_t head = 0;
+        tick_t max_end = 0;  // latest end of any flight noted
     };
     flight_list m_inflight[mem::MASTER_COUNT];
     tick_t m_inflight_max_end = 0, m_longest_flight = 0;

@@ -83,6 +83,27 @@ public:
         commit_general(m, s, hold, slot, maint);
     }
 
+    // commit(m, s, hold, slot, maint) would extend m's latest envelope, which
+    // ends at s, with nothing of another master's booked after s: m's next
+    // requests from s are granted at once, and booking a run of them as one
+    // commit is the same as booking each.
+    bool extends(unsigned m, tick_t s, tick_t slot, bool maint) const
+    {
+        const master& me = m_m[m];
+        if (me.v.size() == me.head)
+            return false;
+        const env& last = me.v.back();
+        return s == last.end && last.slot == slot && last.maint == maint && me.debt == 0 && !others_after(m, s);
+    }
+    // After extends(m, s, ...) held: the same as committing back-to-back
+    // requests of m from s up to end, the latest of which started at last_s
+    // (its envelope ends at end; forgotten envelopes as of last_s).
+    void extend_run(unsigned m, tick_t end, tick_t last_s)
+    {
+        master& me = m_m[m];
+        me.v.back().end = end;
+        prune(me, last_s);
+    }
     // The first time >= a at which a master other than m holds the port
     // (~0: none).
     tick_t others_next_busy(unsigned m, tick_t a) const;

@@ -31,7 +31,7 @@ tick_t dram::access(tlm::tlm_generic_payload& gp, const mem_ext& x, tick_t t)
     gp.set_response_status(m_mem.contains(pa) ? tlm::TLM_OK_RESPONSE : tlm::TLM_ADDRESS_ERROR_RESPONSE);
     if (gp.is_write())
         return write(pa, gp.get_data_ptr(), len, x.master, t);
-    const tick_t svc = m_clk.cycles(m_cfg.overhead_cycles + (len + m_cfg.bytes_per_cycle - 1) / m_cfg.bytes_per_cycle);
+    const tick_t svc = service_ps(len);
     const tick_t start = m_channel.book(t, svc);
     m_stats.busy_ps += svc;
     m_stats.queue_ps += start - t;
