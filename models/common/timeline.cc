@@ -11,6 +11,7 @@ void timeline::prune_old(tick_t lim)
         m_iv.erase(m_iv.begin(), m_iv.begin() + m_head);
         m_head = 0;
     }
+    m_prune_after = m_head < m_iv.size() ? m_iv[m_head].end + m_horizon : NEVER;
 }
 
 size_t timeline::first_ending_after(tick_t t) const
@@ -59,6 +60,7 @@ tick_t timeline::book_before_last(tick_t t, tick_t dur)
         m_iv[i].start = s;
     } else {
         m_iv.insert(m_iv.begin() + i, iv{s, e});
+        noted(e);
     }
     return s;
 }

@@ -19,7 +19,11 @@ namespace models {
 class timeline {
 public:
     explicit timeline(tick_t horizon_ps = 100 * PS_PER_US) : m_horizon(horizon_ps) {}
-    void set_horizon(tick_t h) { m_horizon = h; }
+    void set_horizon(tick_t h)
+    {
+        m_horizon = h;
+        m_prune_after = m_head < m_iv.size() ? m_iv[m_head].end + h : NEVER;
+    }
 
     // Reserve dur ps at the first time >= t the resource is free for that long.
     // Returns the start time. dur == 0 returns the first idle time >= t.
@@ -32,10 +36,12 @@ public:
         // At or after the latest booking.
         if (dur == 0)
             return t;
-        if (n != m_head && m_iv[n - 1].end == t)
+        if (n != m_head && m_iv[n - 1].end == t) {
             m_iv[n - 1].end = t + dur;
-        else
+        } else {
             m_iv.push_back(iv{t, t + dur});
+            noted(t + dur);
+        }
         return t;
     }
     // First time >= t not covered by a booking.
@@ -52,17 +58,31 @@ public:
     tick_t last_start() const { return m_iv.size() > m_head ? m_iv.back().start : 0; }
     tick_t last_end() const { return m_iv.size() > m_head ? m_iv.back().end : 0; }
     size_t live_intervals() const { return m_iv.size() - m_head; }
-    void clear() { m_iv.clear(); m_head = 0; }
+    void clear()
+    {
+        m_iv.clear();
+        m_head = 0;
+        m_prune_after = NEVER;
+    }
 
 private:
     struct iv { tick_t start, end; };
     size_t first_ending_after(tick_t t) const;
     tick_t free_at_booked(tick_t t) const;  // free_at when t is before the latest booking
-    // Forget intervals that ended before t - horizon.
+    static constexpr tick_t NEVER = ~(tick_t)0;
+    // Forget intervals that ended before t - horizon. m_prune_after is at
+    // most the first live interval's end + horizon (NEVER: none): a prune
+    // below it has nothing to forget; prune_old() sets it exactly.
     void prune(tick_t t)
     {
-        if (t > m_horizon && m_head < m_iv.size() && m_iv[m_head].end < t - m_horizon)
+        if (t > m_prune_after)
             prune_old(t - m_horizon);
+    }
+    // A new interval ending at e.
+    void noted(tick_t e)
+    {
+        if (e + m_horizon < m_prune_after)
+            m_prune_after = e + m_horizon;
     }
     void prune_old(tick_t lim);
     tick_t book_before_last(tick_t t, tick_t dur);  // book when the latest booking ends after t
@@ -70,6 +90,7 @@ private:
     std::vector<iv> m_iv;  // sorted, disjoint, non-touching: [start, end)
     size_t m_head = 0;     // m_iv[0..m_head) are dead
     tick_t m_horizon;
+    tick_t m_prune_after = NEVER;
 };
 
 } // namespace models

@@ -50,7 +50,7 @@ public:
 private:
     // Books port for a burst of len bytes of master at t and counts it;
     // returns when the burst leaves the port for DRAM.
-    tick_t enter(unsigned port, unsigned len, uint8_t master, tick_t t)
+    [[gnu::always_inline]] tick_t enter(unsigned port, unsigned len, uint8_t master, tick_t t)
     {
         if (port >= m_ports.size())
             m_ports.resize(port + 1, timeline(m_horizon));
