@@ -76,7 +76,7 @@ public:
     }
 
     // Slot to (re)use for pa's line: an invalid way first, else the policy's victim.
-    int victim(uint64_t pa)
+    [[gnu::always_inline]] int victim(uint64_t pa)
     {
         const unsigned set = set_of(pa);
         const size_t base = (size_t)set * m_assoc;
@@ -135,7 +135,7 @@ public:
     uint8_t flags(int slot) const { return m_flags[slot]; }
     void set_flags(int slot, uint8_t f) { m_flags[slot] = f; }
     bool dirty(int slot) const { return m_flags[slot] & LINE_DIRTY; }
-    void install(int slot, uint64_t pa, uint8_t f)
+    [[gnu::always_inline]] void install(int slot, uint64_t pa, uint8_t f)
     {
         const unsigned set = set_of(pa);  // slot is in pa's set (victim(pa) or find(pa))
         const uint64_t key = line_of(pa) + 1;

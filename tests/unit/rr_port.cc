@@ -108,6 +108,46 @@ START_TEST(test_others_next_busy)
 }
 END_TEST
 
+// A burst booked as one extension (rr_port::extends, extend_run) leaves the
+// port as booking its requests one by one does: the same envelope, the same
+// grants for others, the same envelopes forgotten (as of the last request).
+START_TEST(test_run_extension_equals_line_by_line)
+{
+    const tick_t horizon = 1000;
+    rr_port a(2, horizon), b(2, horizon);
+    const tick_t holds[6] = {8, 12, 8, 20, 8, 9};  // a request may hold the port longer than its slot
+    for (rr_port* p : {&a, &b}) {
+        p->commit(0, 9000, 10, 10, false);  // old: forgotten once a request starts after 10010
+        p->commit(1, 9500, 40, 8, false);
+    }
+    tick_t at = 10000, last = 0;
+    for (int k = 0; k < 6; k++) {  // a: each request granted and committed
+        const tick_t s = a.grant(0, at).start;
+        a.commit(0, s, holds[k], 8, false);
+        last = s;
+        at = s + holds[k];
+    }
+    const tick_t s0 = b.grant(0, 10000).start;  // b: the first, then the run at once
+    ck_assert_uint_eq(s0, 10000);
+    b.commit(0, s0, holds[0], 8, false);
+    ck_assert(b.extends(0, s0 + holds[0], 8, false));
+    ck_assert(!b.extends(0, s0 + holds[0], 10, false));  // another slot length: not the fast path
+    ck_assert(!b.extends(0, s0, 8, false));               // not where the envelope ends
+    b.extend_run(0, at, last);
+    ck_assert_uint_eq(a.live_envelopes(0), 1);  // 9000's was forgotten (last > 10010)
+    ck_assert_uint_eq(b.live_envelopes(0), a.live_envelopes(0));
+    for (tick_t t : {(tick_t)9990, (tick_t)10000, (tick_t)10013, (tick_t)10040, (tick_t)10064, at - 1, at}) {
+        const rr_port::grant_info ga = a.grant(1, t), gb = b.grant(1, t);
+        ck_assert_uint_eq(gb.start, ga.start);
+        ck_assert_int_eq(gb.behind, ga.behind);
+        ck_assert_uint_eq(gb.behind_slot_start, ga.behind_slot_start);
+    }
+    // Another master booked after the envelope's end: no run.
+    b.commit(1, at + 5, 8, 8, false);
+    ck_assert(!b.extends(0, at, 8, false));
+}
+END_TEST
+
 Suite* suite_rr_port(void)
 {
     Suite* s = suite_create("rr_port");
@@ -118,6 +158,7 @@ Suite* suite_rr_port(void)
     tcase_add_test(tc, test_block_has_slot_granularity);
     tcase_add_test(tc, test_later_envelopes_move_too);
     tcase_add_test(tc, test_others_next_busy);
+    tcase_add_test(tc, test_run_extension_equals_line_by_line);
     suite_add_tcase(s, tc);
     return s;
 }
