@@ -26,4 +26,30 @@ struct clock_domain {
     uint64_t to_cycles(tick_t t) const { return t / period_ps; }
 };
 
+// Time a transfer of len bytes occupies a channel moving bytes_per_cycle (>= 1) a
+// cycle (whole cycles), plus overhead_cycles, ps. The latest length's answer
+// is kept: nearly every transaction is one cache line long, and the rounding
+// division would otherwise be paid on each.
+class transfer_time {
+public:
+    transfer_time(clock_domain clk, uint32_t bytes_per_cycle, uint32_t overhead_cycles = 0)
+        : m_clk(clk), m_bpc(bytes_per_cycle), m_overhead(overhead_cycles)
+    {
+    }
+    tick_t ps(unsigned len)
+    {
+        if (len != m_len) {
+            m_len = len;
+            m_ps = m_clk.cycles(m_overhead + (len + m_bpc - 1) / m_bpc);
+        }
+        return m_ps;
+    }
+
+private:
+    clock_domain m_clk;
+    uint32_t m_bpc, m_overhead;
+    unsigned m_len = ~0u;
+    tick_t m_ps = 0;
+};
+
 } // namespace models

@@ -19,7 +19,8 @@ const stat_desc dram_stat_rows[] = {
 const size_t dram_stat_count = sizeof dram_stat_rows / sizeof dram_stat_rows[0];
 
 dram::dram(sc_core::sc_module_name nm, const dram_config& cfg, phys_mem& mem)
-    : sc_module(nm), bus("bus"), m_cfg(cfg), m_mem(mem), m_clk(cfg.clock_hz)
+    : sc_module(nm), bus("bus"), m_cfg(cfg), m_mem(mem), m_clk(cfg.clock_hz),
+      m_service(m_clk, cfg.bytes_per_cycle, cfg.overhead_cycles)
 {
     bus.register_b_transport(this, &dram::b_transport);
 }
@@ -31,7 +32,7 @@ tick_t dram::access(tlm::tlm_generic_payload& gp, const mem_ext& x, tick_t t)
     gp.set_response_status(m_mem.contains(pa) ? tlm::TLM_OK_RESPONSE : tlm::TLM_ADDRESS_ERROR_RESPONSE);
     if (gp.is_write())
         return write(pa, gp.get_data_ptr(), len, x.master, t);
-    const tick_t svc = service_ps(len);
+    const tick_t svc = m_service.ps(len);
     const tick_t start = m_channel.book(t, svc);
     m_stats.busy_ps += svc;
     m_stats.queue_ps += start - t;

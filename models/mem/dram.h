@@ -48,7 +48,7 @@ public:
     // the write is performed.
     tick_t write(uint64_t pa, const uint8_t* data, unsigned len, uint8_t master, tick_t t)
     {
-        const tick_t svc = service_ps(len);
+        const tick_t svc = m_service.ps(len);
         const tick_t start = m_channel.book(t, svc);
         m_stats.busy_ps += svc;
         m_stats.queue_ps += start - t;
@@ -66,25 +66,13 @@ public:
         return start + svc + m_clk.cycles(m_cfg.write_latency_cycles);
     }
 
-    // Channel occupancy of a len-byte transaction, ps; the latest length's
-    // is kept (nearly every transaction is one line long).
-    tick_t service_ps(unsigned len)
-    {
-        if (len != m_svc_len) {
-            m_svc_len = len;
-            m_svc_ps = m_clk.cycles(m_cfg.overhead_cycles + (len + m_cfg.bytes_per_cycle - 1) / m_cfg.bytes_per_cycle);
-        }
-        return m_svc_ps;
-    }
-
 private:
     void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
-    unsigned m_svc_len = ~0u;
-    tick_t m_svc_ps = 0;
 
     const dram_config m_cfg;
     phys_mem& m_mem;
     clock_domain m_clk;
+    transfer_time m_service;  // channel occupancy per transaction
     timeline m_channel;
     dram_stats m_stats{};
     mem_observer* m_observer = nullptr;

@@ -19,7 +19,8 @@ const stat_desc noc_stat_rows[] = {
 const size_t noc_stat_count = sizeof noc_stat_rows / sizeof noc_stat_rows[0];
 
 noc::noc(sc_core::sc_module_name nm, const noc_config& cfg)
-    : sc_module(nm), masters("masters"), mem_side("mem_side"), m_cfg(cfg), m_clk(cfg.clock_hz)
+    : sc_module(nm), masters("masters"), mem_side("mem_side"), m_cfg(cfg), m_clk(cfg.clock_hz),
+      m_xfer(m_clk, cfg.port_bytes_per_cycle)
 {
     masters.register_b_transport(this, &noc::b_transport);
 }

@@ -54,11 +54,7 @@ private:
     {
         if (port >= m_ports.size())
             m_ports.resize(port + 1, timeline(m_horizon));
-        if (len != m_xfer_len) {  // the latest length's transfer time is kept
-            m_xfer_len = len;
-            m_xfer_ps = m_clk.cycles((len + m_cfg.port_bytes_per_cycle - 1) / m_cfg.port_bytes_per_cycle);
-        }
-        const tick_t xfer = m_xfer_ps;
+        const tick_t xfer = m_xfer.ps(len);
         const tick_t start = m_ports[port].book(t, xfer);
         m_stats.transactions++;
         m_stats.bytes += len;
@@ -72,11 +68,10 @@ private:
 
     const noc_config m_cfg;
     clock_domain m_clk;
+    transfer_time m_xfer;  // a burst's time on a master port
     std::vector<timeline> m_ports;
     class dram* m_dram = nullptr;
     tick_t m_horizon = 100 * PS_PER_US;
-    unsigned m_xfer_len = ~0u;
-    tick_t m_xfer_ps = 0;
     noc_stats m_stats{};
 };
 

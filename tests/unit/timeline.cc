@@ -47,6 +47,21 @@ START_TEST(test_horizon_prunes)
 }
 END_TEST
 
+// The prune bound follows a booking placed before the first live interval
+// (an initiator far behind the others): it is forgotten once it is older
+// than the horizon, like any other.
+START_TEST(test_horizon_prunes_late_booking)
+{
+    timeline tl(1000);
+    ck_assert_uint_eq(tl.book(5000, 10), 5000);
+    ck_assert_uint_eq(tl.book(100, 10), 100);  // before the latest: inserted in front
+    ck_assert_uint_eq(tl.live_intervals(), 2);
+    ck_assert_uint_eq(tl.book(2000, 10), 2000);  // 2000 - horizon > 110: [100, 110) goes
+    ck_assert_uint_eq(tl.live_intervals(), 2);
+    ck_assert_uint_eq(tl.book(105, 0), 105);  // forgotten: idle
+}
+END_TEST
+
 Suite* suite_timeline(void)
 {
     Suite* s = suite_create("timeline");
@@ -55,6 +70,7 @@ Suite* suite_timeline(void)
     tcase_add_test(tc, test_out_of_order_fills_gap);
     tcase_add_test(tc, test_zero_length_is_first_idle);
     tcase_add_test(tc, test_horizon_prunes);
+    tcase_add_test(tc, test_horizon_prunes_late_booking);
     suite_add_tcase(s, tc);
     return s;
 }
