@@ -43,6 +43,8 @@ kernel::kernel(sc_core::sc_module_name nm, const kernel_config& cfg, cache::hier
     if (m_irq_core >= m_cores.size())
         throw std::invalid_argument("kernel.irq_core is not one of the cores");
     const uint64_t base = mem.mem.base(), backed = mem.mem.backed();
+    if (cfg.page_frag_bytes && (cfg.page_frag_bytes < 4096 || (cfg.page_frag_bytes & (cfg.page_frag_bytes - 1))))
+        throw std::invalid_argument("kernel.page_frag_bytes must be 0 or a power of two of at least 4 KiB");
     if (cfg.pool_offset + cfg.pool_bytes > cfg.heap_offset || cfg.heap_offset >= backed)
         throw std::invalid_argument("kernel: pool must end before the heap, and the heap start inside dram.backed");
     m_pool.start = m_pool.next = base + cfg.pool_offset;
@@ -102,20 +104,82 @@ void* kernel::alloc(size_t size, size_t align, bool uncached, int kind, const vo
     const uint64_t pa = take(uncached ? m_pool : m_heap, sz, uncached ? 4096 : align);
     if (!pa)
         return nullptr;
-    m_live[pa] = {sz, size, site, nullptr, (uint8_t)kind, uncached, false};
-    if (!uncached) {
-        // The asked-for bytes, to whole lines, become accessible; the rest of
-        // the slot is the redzone.
-        const uint64_t ok = std::min<uint64_t>((size + 31) / 32 * 32, sz);
-        m_checker->poison(pa, ok, false);
-        if (ok < sz)
-            m_checker->poison(pa + ok, sz - ok, true);
-        m_checker->mark_end(pa + sz - 1, true);
-    }
+    if (uncached) {
+        m_live[pa] = {sz, size, site, nullptr, (uint8_t)kind, true, false, false};
+        m_stats.allocs++;
+        const uint64_t in_use = (m_heap.next - m_heap.start) + (m_pool.next - m_pool.start);
+        if (in_use > m_stats.alloc_bytes_live_max)
+            m_stats.alloc_bytes_live_max = in_use;
+    } else
+        open_slot(pa, sz, size, kind, site, false);
+    return m_mem.mem.cpu_view(pa);
+}
+
+void kernel::open_slot(uint64_t pa, uint64_t sz, size_t size, int kind, const void* site, bool frag)
+{
+    m_live[pa] = {sz, size, site, nullptr, (uint8_t)kind, false, false, frag};
+    // The asked-for bytes, to whole lines, become accessible; the rest of
+    // the slot is the redzone.
+    const uint64_t ok = std::min<uint64_t>((size + 31) / 32 * 32, sz);
+    m_checker->poison(pa, ok, false);
+    if (ok < sz)
+        m_checker->poison(pa + ok, sz - ok, true);
+    m_checker->mark_end(pa + sz - 1, true);
     m_stats.allocs++;
     const uint64_t in_use = (m_heap.next - m_heap.start) + (m_pool.next - m_pool.start);
     if (in_use > m_stats.alloc_bytes_live_max)
         m_stats.alloc_bytes_live_max = in_use;
+}
+
+void kernel::reset_chunk(uint64_t chunk)
+{
+    m_live.erase(m_live.lower_bound(chunk), m_live.lower_bound(chunk + m_cfg.page_frag_bytes));
+}
+
+// page_frag_alloc (mm/page_alloc.c, v5.4): fragments are carved from the top
+// of the cache's chunk down; when the next one does not fit, the chunk is
+// reused whole if the cache holds its last reference (every fragment freed),
+// else the cache lets it go and refills with a fresh chunk, which here is the
+// chunk freed last (or a new one from the heap).
+void* kernel::alloc_frag(size_t size, bool napi, const void* site)
+{
+    const uint64_t chunk_bytes = m_cfg.page_frag_bytes;
+    const uint64_t sz = (size + 63) / 64 * 64;
+    if (!chunk_bytes || sz > chunk_bytes)
+        return alloc(size, 64, false, SIMHOST_MEM_SKB_DATA, site);
+    const core* cur = core::current();
+    const size_t id = 2 * (cur ? cur->id() : m_irq_core) + napi;
+    if (m_frag.size() <= id)
+        m_frag.resize(id + 1);
+    frag_cache& fc = m_frag[id];
+    if (!fc.chunk || fc.offset < sz) {
+        if (fc.chunk && m_chunk_live[fc.chunk] == 0) {
+            reset_chunk(fc.chunk);
+            m_stats.frag_chunk_reuses++;
+        } else {
+            if (fc.chunk)
+                m_chunk_live[fc.chunk] |= 1u << 31;  // left by its cache: freed with its last fragment
+            uint64_t c = 0;
+            if (!m_free_chunks.empty()) {
+                c = m_free_chunks.back();
+                m_free_chunks.pop_back();
+                reset_chunk(c);
+                m_stats.frag_chunk_recycles++;
+            } else {
+                c = take(m_heap, chunk_bytes, chunk_bytes);
+                if (!c)
+                    return nullptr;
+                m_stats.frag_chunks++;
+            }
+            m_chunk_live[c] = 0;
+            fc.chunk = c;
+        }
+        fc.offset = chunk_bytes;
+    }
+    fc.offset -= sz;
+    const uint64_t pa = fc.chunk + fc.offset;
+    m_chunk_live[fc.chunk]++;
+    open_slot(pa, sz, size, SIMHOST_MEM_SKB_DATA, site, true);
     return m_mem.mem.cpu_view(pa);
 }
 
@@ -161,7 +225,13 @@ void kernel::free(const void* p, int kind, const void* site)
         m_checker->report_ext(cv_kind::api_misuse, api_rule::free_while_mapped, pa, map_pa, a.size, site,
                               "free_while_mapped: the buffer is freed while a DMA mapping covers it", map_site,
                               "mapped at", a.site, "allocated at");
-    (a.uncached ? m_pool : m_heap).free_by_size[a.size].push_back(pa);
+    if (a.frag) {
+        const uint64_t chunk = pa & ~(m_cfg.page_frag_bytes - 1);
+        uint32_t& live = m_chunk_live[chunk];
+        if (--live == 1u << 31)
+            m_free_chunks.push_back(chunk);  // its cache let it go: back to the allocator
+    } else
+        (a.uncached ? m_pool : m_heap).free_by_size[a.size].push_back(pa);
     a.freed = true;
     a.free_site = site;
     if (!a.uncached) {

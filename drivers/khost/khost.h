@@ -61,6 +61,10 @@ public:
     // site: the kernel code that asked (nullptr for the host's own).
     void* alloc(size_t size, size_t align, bool uncached, int kind = 0, const void* site = nullptr);
     void free(const void* p, int kind = 0, const void* site = nullptr);
+    // An skb data buffer from one of the running core's two page-fragment
+    // caches (napi: napi_alloc_skb's; config page_frag_bytes; 0 or a buffer
+    // larger than a chunk: alloc).
+    void* alloc_frag(size_t size, bool napi, const void* site);
     void dma_coherent_free(uint64_t handle, const void* cpu, size_t size, const void* site);
     uint64_t pa_of(const void* p) const { return m_mem.mem.pa_of_cpu(p); }
     // site: the kernel code address making the access (for the coherence checker).
@@ -115,6 +119,23 @@ private:
         std::map<uint64_t, std::vector<uint64_t>> free_by_size;  // size -> pas (LIFO)
     };
     uint64_t take(region& r, uint64_t size, uint64_t align);
+    // Records a live heap slot of sz bytes at pa (size asked: the redzone
+    // starts there) and opens it to the checker.
+    void open_slot(uint64_t pa, uint64_t sz, size_t size, int kind, const void* site, bool frag);
+    // Page-fragment caches: two per core, at 2 x core + napi (the chunk being carved and the
+    // offset below which the next fragment goes), the live fragments per
+    // chunk (by chunk pa; a chunk is page_frag_bytes-aligned), and the
+    // chunks whose last fragment was freed after their core left them
+    // (reused last-freed-first, as the buddy allocator's free list hands
+    // back the block freed last).
+    struct frag_cache {
+        uint64_t chunk = 0, offset = 0;
+    };
+    std::vector<frag_cache> m_frag;
+    std::map<uint64_t, uint32_t> m_chunk_live;
+    std::vector<uint64_t> m_free_chunks;
+    // Forgets the freed fragments' slots of a chunk about to be carved again.
+    void reset_chunk(uint64_t chunk);
 
     const kernel_config m_cfg;
     models::cache::hierarchy& m_mem;
@@ -133,6 +154,7 @@ private:
         uint8_t kind;      // enum simhost_mem_kind
         bool uncached;
         bool freed;
+        bool frag;         // a page fragment (alloc_frag)
     };
     std::map<uint64_t, slot> m_live;  // by pa
     // The slot holding pa, live or freed (nullptr: none).

@@ -26,6 +26,10 @@ void* simhost_kalloc(size_t size, size_t align, int kind, const void* site)
     return kernel::instance()->alloc(size, align, kind == SIMHOST_MEM_COHERENT, kind, site);
 }
 void simhost_kfree(const void* p, int kind, const void* site) { kernel::instance()->free(p, kind, site); }
+void* simhost_frag_alloc(size_t size, int napi, const void* site)
+{
+    return kernel::instance()->alloc_frag(size, napi != 0, site);
+}
 uint64_t simhost_dma_pa(const void* p, size_t size, const void* caller)
 {
     kernel* k = kernel::instance();

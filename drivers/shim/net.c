@@ -35,7 +35,7 @@ void shim_net_reset_stats(void) { memset(&st, 0, sizeof(st)); }
 
 /* site: the caller of the allocating API function, for the memory checks. */
 static struct sk_buff *skb_alloc(struct net_device *dev, unsigned int len, unsigned int reserve,
-				 const void *site)
+				 int napi, const void *site)
 {
 	int prev = simhost_cat_enter(SIMHOST_CAT_ALLOC);
 	unsigned int size = SKB_DATA_ALIGN(len + reserve);
@@ -44,7 +44,14 @@ static struct sk_buff *skb_alloc(struct net_device *dev, unsigned int len, unsig
 
 	simhost_charge(cfg.alloc_cycles, SIMHOST_CAT_ALLOC);
 	skb = simhost_kalloc(sizeof(*skb), SMP_CACHE_BYTES, SIMHOST_MEM_SKB, site);
-	data = skb ? simhost_kalloc(size + SKB_SHINFO_SIZE, SMP_CACHE_BYTES, SIMHOST_MEM_SKB_DATA, site) : NULL;
+	/* Up to a page with its shared info: a page fragment of the core's
+	 * cache (__netdev_alloc_skb, __napi_alloc_skb); larger: kmalloc. */
+	if (!skb)
+		data = NULL;
+	else if (size + SKB_SHINFO_SIZE <= PAGE_SIZE)
+		data = simhost_frag_alloc(size + SKB_SHINFO_SIZE, napi, site);
+	else
+		data = simhost_kalloc(size + SKB_SHINFO_SIZE, SMP_CACHE_BYTES, SIMHOST_MEM_SKB_DATA, site);
 	if (!data) {
 		if (skb)
 			simhost_kfree(skb, SIMHOST_MEM_SKB, site);
@@ -68,22 +75,22 @@ static struct sk_buff *skb_alloc(struct net_device *dev, unsigned int len, unsig
 struct sk_buff *__netdev_alloc_skb(struct net_device *dev, unsigned int length, gfp_t gfp)
 {
 	(void)gfp;
-	return skb_alloc(dev, length, NET_SKB_PAD, __builtin_return_address(0));
+	return skb_alloc(dev, length, NET_SKB_PAD, 0, __builtin_return_address(0));
 }
 
 struct sk_buff *netdev_alloc_skb(struct net_device *dev, unsigned int length)
 {
-	return skb_alloc(dev, length, NET_SKB_PAD, __builtin_return_address(0));
+	return skb_alloc(dev, length, NET_SKB_PAD, 0, __builtin_return_address(0));
 }
 
 struct sk_buff *netdev_alloc_skb_ip_align(struct net_device *dev, unsigned int length)
 {
-	return skb_alloc(dev, length + NET_IP_ALIGN, NET_SKB_PAD + NET_IP_ALIGN, __builtin_return_address(0));
+	return skb_alloc(dev, length + NET_IP_ALIGN, NET_SKB_PAD + NET_IP_ALIGN, 0, __builtin_return_address(0));
 }
 
 struct sk_buff *napi_alloc_skb(struct napi_struct *napi, unsigned int length)
 {
-	return skb_alloc(napi->dev, length + NET_IP_ALIGN, NET_SKB_PAD + NET_IP_ALIGN, __builtin_return_address(0));
+	return skb_alloc(napi->dev, length + NET_IP_ALIGN, NET_SKB_PAD + NET_IP_ALIGN, 1, __builtin_return_address(0));
 }
 
 /*

@@ -51,6 +51,12 @@ enum simhost_mem_kind {
 };
 void *simhost_kalloc(size_t size, size_t align, int kind, const void *site);
 void simhost_kfree(const void *p, int kind, const void *site);
+/* An skb data buffer (kind SIMHOST_MEM_SKB_DATA) from one of the running
+ * core's page-fragment caches (page_frag_alloc: kernel.page_frag_bytes);
+ * napi: napi_alloc_cache (napi_alloc_skb) rather than netdev_alloc_cache
+ * (netdev_alloc_skb). Freed with simhost_kfree; size is rounded up to whole
+ * 64-B lines. */
+void *simhost_frag_alloc(size_t size, int napi, const void *site);
 uint64_t simhost_pa(const void *p);		/* ~0 if not simulated memory */
 void *simhost_va(uint64_t pa);			/* CPU-view pointer of a pa */
 

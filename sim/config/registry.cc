@@ -430,6 +430,11 @@ const std::vector<config_rule>& registry_rules()
          [](const soc_config& c) {
              return cache_geometry("l2", c.mem.l2.size_bytes, c.mem.l2.assoc, c.mem.l2.line_bytes);
          }},
+        {"kernel.page_frag_bytes",
+         [](const soc_config& c) -> std::string {
+             const uint64_t b = c.kernel.page_frag_bytes;
+             return !b || (b >= 4096 && pow2(b)) ? "" : "kernel.page_frag_bytes must be 0 or a power of two of at least 4KiB";
+         }},
         {"driver.tree driver.source",
          [](const soc_config& c) -> std::string {
              return c.driver.tree.empty() || c.driver.source.empty()
