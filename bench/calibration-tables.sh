@@ -56,6 +56,8 @@ sweep app sens-app "$sc/imx6q/copybreak-patched-idle.ini" -o scenario.duration=1
     --vary app.datagram_cycles=14000..26000/3000
 sweep block sens-block "$sc/imx6q/copybreak-stock-idle.ini" -o scenario.duration=1s \
     --vary kernel.block_cycles=0,2000,4000,5700,8000
+sweep meta sens-meta "$sc/imx6q/copybreak-patched-stress.ini" -o scenario.duration=1s \
+    --vary stack.meta_bytes=0,2KiB,4KiB,5KiB,8KiB
 for c in stock patched; do
     sweep hog-$c sens-hog-$c "$sc/imx6q/copybreak-$c-stress.ini" -o scenario.duration=1s \
         --vary stress.fault_cycles=750,1500,3000,6000,12000
@@ -163,6 +165,18 @@ sens("app", "app.datagram_cycles", "patched idle",
      [("of it at the socket", lambda x: x["drops.socket"]), ("CPU0 %idle", lambda x: f"{float(x['cpu.0.mpstat_idle_pct']):.1f}")])
 sens("block", "kernel.block_cycles", "stock idle",
      [("iperf3 %", lambda x: f"{float(x.get('tasks.1.cpu_pct', 0) or 0):.1f}")])
+def task_pct(x, name):
+    i = 0
+    while f"tasks.{i}.name" in x:
+        if x[f"tasks.{i}.name"] == name:
+            return float(x[f"tasks.{i}.cpu_pct"] or 0)
+        i += 1
+    return 0.0
+
+sens("meta", "stack.meta_bytes", "patched + stress",
+     [("CPU0 %soft", lambda x: f"{float(x['cpu.0.mpstat_soft_pct']):.1f}"),
+      ("ksoftirqd/0 %", lambda x: f"{task_pct(x, 'ksoftirqd/0'):.1f}"),
+      ("of it at the socket", lambda x: x["drops.socket"]), ("in the MAC FIFO", lambda x: x["drops.mac_fifo"])])
 for key, name in (("stress.fault_cycles", "hog"), ("l2.eviction_buffer_lines", "eb"), ("dram.write_latency_cycles", "wl")):
     rs = rows(name + "-stock")
     rp = rows(name + "-patched")

@@ -95,6 +95,7 @@ void stack_setup(const stack_config& s, uint32_t netdev_budget, uint64_t netdev_
     shim_net_config nc{};
     nc.stack_cycles = s.frame_cycles;
     nc.stack_byte_millicycles = s.byte_millicycles;
+    nc.stack_meta_bytes = s.meta_bytes;
     nc.rcvbuf = s.rcvbuf;
     nc.recv_cycles = s.recv_cycles;
     nc.free_cycles = s.free_cycles;

@@ -563,6 +563,24 @@ void kernel::fill(void* dst, int v, size_t n, const void* site)
     std::memset(dst, v, n);
 }
 
+// One charge for the whole range: each read is issued at the core's time
+// plus what the reads before it cost, as if charged one by one.
+void kernel::touch(const void* p, size_t n, const void* site)
+{
+    core* c = core::current();
+    const uint64_t pa = pa_of(p);
+    if (!c || pa == ~0ull || !n || m_mem.mem.is_uncached(pa))
+        return;
+    models::cache::l1_cache& l1 = c->l1();
+    const uint64_t lb = l1.line_bytes(), first = pa & ~(lb - 1);
+    const unsigned lines = (unsigned)((pa + n - first + lb - 1) / lb);
+    const tick_t extra = l1.read_lines(first, lines, c->now());
+    for (uint64_t a = first; a < pa + n; a += lb)
+        if (m_checker->tracked(a))
+            m_checker->on_cpu(a, std::min<uint64_t>(pa + n, a + lb) - std::max(a, pa), false, site);
+    c->charge_ps(extra, c->current_cat());
+}
+
 void kernel::prefetch(const void* p)
 {
     core* c = core::current();

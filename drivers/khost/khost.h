@@ -72,6 +72,10 @@ public:
     void copy(void* dst, const void* src, size_t n, const void* site);
     void fill(void* dst, int v, size_t n, const void* site);
     void prefetch(const void* p);
+    // Reads every line of [p, p+n) through the running core's L1, charging
+    // what each read costs beyond an L1 hit (the hit's work is in the
+    // caller's cycle charge); nothing outside a core or simulated memory.
+    void touch(const void* p, size_t n, const void* site);
     uint32_t mmio_read(uint64_t pa);
     void mmio_write(uint64_t pa, uint32_t v);
     void barrier(int kind);

@@ -64,6 +64,7 @@ void simhost_copy(void* dst, const void* src, size_t n)
     kernel::instance()->copy(dst, src, n, __builtin_return_address(0));
 }
 void simhost_fill(void* dst, int c, size_t n) { kernel::instance()->fill(dst, c, n, __builtin_return_address(0)); }
+void simhost_touch(const void* p, size_t n) { kernel::instance()->touch(p, n, __builtin_return_address(0)); }
 void simhost_prefetch(const void* p) { kernel::instance()->prefetch(p); }
 uint32_t simhost_mmio_read32(uint64_t pa) { return kernel::instance()->mmio_read(pa); }
 void simhost_mmio_write32(uint64_t pa, uint32_t v) { kernel::instance()->mmio_write(pa, v); }

@@ -32,6 +32,7 @@ struct shim_board {
 struct shim_net_config {
 	uint32_t stack_cycles;		/* per received frame: GRO, IP, UDP, socket enqueue */
 	uint32_t stack_byte_millicycles;	/* per byte of frame, in 1/1000 cycles */
+	uint32_t stack_meta_bytes;	/* kernel data read per frame beyond the modelled lines, B */
 	uint32_t rcvbuf;		/* socket receive buffer, bytes of skb truesize */
 	uint32_t recv_cycles;		/* recvmsg syscall path per datagram, copy excluded */
 	uint32_t free_cycles;		/* kfree_skb */

@@ -65,6 +65,9 @@ void simhost_access(const void *p, size_t size, int is_write);
 void simhost_copy(void *dst, const void *src, size_t n);	/* memcpy through the caches */
 void simhost_fill(void *dst, int c, size_t n);			/* memset through the caches */
 void simhost_prefetch(const void *p);
+/* Reads every line of [p, p+n), costing only what each read takes beyond an
+ * L1 hit: memory whose instructions are in the caller's cycle charge. */
+void simhost_touch(const void *p, size_t n);
 
 /* Device registers (32-bit). pa is the register's physical address. */
 uint32_t simhost_mmio_read32(uint64_t pa);

@@ -27,6 +27,9 @@ static struct list_head sock_queue = { &sock_queue, &sock_queue };
 static uint64_t sock_rmem;
 static unsigned sock_qlen;	/* datagrams in sock_queue */
 static spinlock_t sock_lock;
+/* The kernel data the receive path reads and fecsim does not model line by
+ * line (cfg.stack_meta_bytes, taken from the heap at the first frame). */
+static void *stack_meta;
 
 /* Not simulated work, so not instrumented: where recvmsg finds the headers
  * again (bookkeeping the kernel keeps elsewhere), and the UDP checksum check
@@ -133,6 +136,11 @@ static void stack_receive(struct sk_buff *skb)
 
 	simhost_charge(cfg.stack_cycles + (uint64_t)skb->len * cfg.stack_byte_millicycles / 1000,
 		       SIMHOST_CAT_STACK);
+	if (cfg.stack_meta_bytes) {
+		if (!stack_meta)
+			stack_meta = simhost_kalloc(cfg.stack_meta_bytes, SMP_CACHE_BYTES, SIMHOST_MEM_HOST, NULL);
+		simhost_touch(stack_meta, cfg.stack_meta_bytes);
+	}
 	st.softnet_processed++;
 	if (skb->protocol != htons(ETH_P_IP) || skb->len < 28 || (ip[0] >> 4) != 4) {
 		/* a frame for another host (ip_rcv_core, arp_rcv): dropped

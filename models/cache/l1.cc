@@ -218,6 +218,24 @@ tick_t l1_cache::access_cached(uint64_t pa, unsigned len, bool write, tick_t t)
     return lat;
 }
 
+tick_t l1_cache::read_lines(uint64_t lpa, unsigned n, tick_t t)
+{
+    tick_t extra = 0;
+    uint64_t hits = 0;
+    for (unsigned i = 0; i < n; i++, lpa += m_arr.line_bytes()) {
+        const int slot = m_arr.find(lpa);
+        if (slot >= 0) {
+            m_arr.touch(slot);
+            hits++;
+            continue;
+        }
+        const tick_t lat = access_line_slow(lpa, slot, false, t + extra);
+        extra += lat > m_hit ? lat - m_hit : 0;
+    }
+    m_stats.read_hits += hits;
+    return extra;
+}
+
 tick_t l1_cache::read(uint64_t pa, unsigned len, tick_t t) { return access_bytes(pa, len, false, t); }
 
 tick_t l1_cache::write(uint64_t pa, unsigned len, tick_t t) { return access_bytes(pa, len, true, t); }

@@ -67,6 +67,10 @@ public:
     // caller stores into W (phys_mem::cpu_view). len may cross lines.
     tick_t read(uint64_t pa, unsigned len, tick_t t);
     tick_t write(uint64_t pa, unsigned len, tick_t t);
+    // Reads n lines of cacheable memory from the line at lpa up, each issued
+    // at t plus what the reads before it cost beyond an L1 hit; returns that
+    // sum (ps). The same cache state, statistics and time as n read() calls.
+    tick_t read_lines(uint64_t lpa, unsigned n, tick_t t);
     // read() or write() of an address the caller knows is cacheable
     // (!phys_mem::is_uncached(pa)).
     tick_t access_cached(uint64_t pa, unsigned len, bool write, tick_t t);

@@ -101,6 +101,66 @@ START_TEST(test_dirty_eviction_writes_back)
 }
 END_TEST
 
+// The PL310 is neither inclusive nor exclusive (docs/sources.md §4.1): a line
+// another master's allocation evicts from the L2 stays valid in the L1 that
+// holds it, and once that L1 drops the clean line its next read goes to DRAM.
+START_TEST(test_l2_eviction_keeps_l1_copy)
+{
+    hierarchy_config c = small_cfg(2);
+    c.l2.size_bytes = 16384;  // direct-mapped 16 KiB: lines 16 KiB apart share an L2 line
+    c.l2.assoc = 1;
+    hierarchy h(c);
+    elaborate();
+    const clock_domain cpu(996e6);
+    const uint64_t a = BASE + 0x40;
+    tick_t t = h.l1[0]->read(a, 4, 0);
+    ck_assert(h.l2.present(a));
+    t += h.l1[1]->read(a + 16384, 4, t);  // the other core's allocation replaces it in the L2
+    ck_assert(!h.l2.present(a));
+    ck_assert(h.l1[0]->present(a));
+    ck_assert_uint_eq(h.l1[0]->read(a, 4, t), cpu.cycles(4));
+    // Lines 8 KiB apart share the L1 set; odd multiples use the other L2 line.
+    for (int k = 0; k < 64 && h.l1[0]->present(a); k++)
+        t += h.l1[0]->read(a + 8192 * (2 * (k % 8) + 1), 4, t);
+    ck_assert(!h.l1[0]->present(a));
+    ck_assert(!h.l2.present(a));  // a clean victim is dropped, not written to the L2
+    const uint64_t misses = h.l2.stats().misses;
+    const tick_t lat = h.l1[0]->read(a, 4, t);
+    ck_assert_uint_eq(h.l2.stats().misses, misses + 1);
+    ck_assert_msg(lat > cpu.cycles(25) + 50 * PS_PER_NS, "refill from DRAM: %llu ps", (unsigned long long)lat);
+}
+END_TEST
+
+// read_lines is n read() calls in one: the same latency beyond hits, the
+// same statistics and the same lines resident, hits and misses mixed.
+START_TEST(test_read_lines_equals_reads)
+{
+    hierarchy h1(small_cfg(1)), h2(small_cfg(1));
+    elaborate();
+    const clock_domain cpu(996e6);
+    const tick_t hit = cpu.cycles(4);
+    tick_t t1 = 0, t2 = 0;
+    for (int pass = 0; pass < 3; pass++) {
+        const uint64_t start = BASE + 0x1000 + (uint64_t)pass * 96 * 32;  // overlapping ranges
+        tick_t e1 = 0;
+        for (unsigned i = 0; i < 160; i++) {
+            const tick_t lat = h1.l1[0]->read(start + i * 32, 1, t1 + e1);
+            e1 += lat > hit ? lat - hit : 0;
+        }
+        const tick_t e2 = h2.l1[0]->read_lines(start, 160, t2);
+        ck_assert_uint_eq(e1, e2);
+        t1 += e1 + 1000000;
+        t2 += e2 + 1000000;
+    }
+    ck_assert_uint_gt(h1.l1[0]->stats().read_hits, 0);
+    ck_assert_uint_eq(h1.l1[0]->stats().read_hits, h2.l1[0]->stats().read_hits);
+    ck_assert_uint_eq(h1.l1[0]->stats().read_misses, h2.l1[0]->stats().read_misses);
+    ck_assert_uint_eq(h1.l1[0]->stats().miss_ps, h2.l1[0]->stats().miss_ps);
+    for (unsigned i = 0; i < 400; i++)
+        ck_assert(h1.l1[0]->present(BASE + 0x1000 + i * 32) == h2.l1[0]->present(BASE + 0x1000 + i * 32));
+}
+END_TEST
+
 START_TEST(test_invalidate_discards_dirty_line)
 {
     hierarchy h(small_cfg());
@@ -549,6 +609,8 @@ Suite* suite_cache(void)
     TCase* tc = tests_tcase("data_and_timing", TEST_TIMEOUT_MODEL);
     tcase_add_test(tc, test_hit_miss_and_set_mapping);
     tcase_add_test(tc, test_dirty_eviction_writes_back);
+    tcase_add_test(tc, test_l2_eviction_keeps_l1_copy);
+    tcase_add_test(tc, test_read_lines_equals_reads);
     tcase_add_test(tc, test_invalidate_discards_dirty_line);
     tcase_add_test(tc, test_clean_makes_dram_equal);
     tcase_add_test(tc, test_dma_without_invalidate_reads_stale);

@@ -555,6 +555,32 @@ START_TEST(test_page_frag_chunks_recycled)
 }
 END_TEST
 
+// stack.meta_bytes: read-only lines the receive path reads every frame stay
+// in CPU0's L1 and cost little on an idle board; under the hog their L2
+// copies are replaced and each L1 eviction of one is a DRAM refill, so the
+// same reads cost the stressed stack several times more per frame.
+START_TEST(test_stack_meta_lines_feel_the_hog)
+{
+    double extra[2];
+    const char* cases[2] = {"imx6q/copybreak-patched-idle.ini", "imx6q/copybreak-patched-stress.ini"};
+    for (int c = 0; c < 2; c++) {
+        double per_frame[2];
+        for (int m = 0; m < 2; m++) {
+            const std::string dir = g_tmp + "/meta" + std::to_string(c) + std::to_string(m);
+            const proc_result r = fecsim({"run", scenario(cases[c]), "-q", "-o", "scenario.duration=100ms", "-o",
+                                          m ? "stack.meta_bytes=5KiB" : "stack.meta_bytes=0", "--run-dir", dir});
+            ck_assert_msg(r.status == 0, "%s", r.err.c_str());
+            std::map<std::string, long long> st = stats_txt(dir + "/stats.txt");
+            ck_assert_int_gt(st["softnet.processed"], 1000);
+            per_frame[m] = (double)st["cpu0.cat_stack"] / (double)st["softnet.processed"];
+        }
+        extra[c] = per_frame[1] - per_frame[0];
+    }
+    ck_assert_msg(extra[0] > 0 && extra[0] < 200, "idle: %.0f cycles a frame for 160 lines", extra[0]);
+    ck_assert_msg(extra[1] > 3 * extra[0] + 300, "stress: %.0f cycles a frame, idle %.0f", extra[1], extra[0]);
+}
+END_TEST
+
 Suite* suite_cli_run(void)
 {
     Suite* s = suite_create("cli_run");
@@ -571,6 +597,7 @@ Suite* suite_cli_run(void)
     tcase_add_test(tc, test_run_dir);
     tcase_add_test(tc, test_stale_cleaner_follows_no_link);
     tcase_add_test(tc, test_page_frag_chunks_recycled);
+    tcase_add_test(tc, test_stack_meta_lines_feel_the_hog);
     suite_add_tcase(s, tc);
     TCase* bal = tests_tcase("balance", 4 * TEST_TIMEOUT_SYSTEM);
     tcase_add_checked_fixture(bal, setup, teardown);
