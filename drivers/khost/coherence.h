@@ -32,6 +32,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <string>
@@ -161,6 +162,24 @@ public:
     {
         const uint64_t l = (pa - m_base) >> 5;
         return l < m_bits.size() * 64 && ((m_bits[l >> 6] >> (l & 63)) & 1);
+    }
+    // Whether any line of [pa, pa+size) is tracked, a word of lines at a time.
+    bool tracked_any(uint64_t pa, uint64_t size) const
+    {
+        const uint64_t l0 = (pa - m_base) >> 5;
+        if (!size || l0 >= m_nbits)
+            return false;
+        const uint64_t l1 = std::min<uint64_t>((pa + size - 1 - m_base) >> 5, m_nbits - 1);
+        for (uint64_t w = l0 >> 6; w <= l1 >> 6; w++) {
+            uint64_t m = m_bits[w];
+            if (w == l0 >> 6)
+                m &= ~0ull << (l0 & 63);
+            if (w == l1 >> 6 && (l1 & 63) != 63)
+                m &= (2ull << (l1 & 63)) - 1;
+            if (m)
+                return true;
+        }
+        return false;
     }
     // tracked(pa) || tracked(pa + size - 1), the second test only when the
     // access ends in another line: the test of every load and store.

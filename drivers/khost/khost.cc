@@ -574,10 +574,16 @@ void kernel::touch(const void* p, size_t n, const void* site)
     models::cache::l1_cache& l1 = c->l1();
     const uint64_t lb = l1.line_bytes(), first = pa & ~(lb - 1);
     const unsigned lines = (unsigned)((pa + n - first + lb - 1) / lb);
-    const tick_t extra = l1.read_lines(first, lines, c->now());
-    for (uint64_t a = first; a < pa + n; a += lb)
-        if (m_checker->tracked(a))
-            m_checker->on_cpu(a, std::min<uint64_t>(pa + n, a + lb) - std::max(a, pa), false, site);
+    touch_hint& h = m_touch_hint[c->id()];
+    if (h.pa != first || h.slots.size() != lines) {
+        h.pa = first;
+        h.slots.assign(lines, -1);
+    }
+    const tick_t extra = l1.read_lines(first, lines, c->now(), h.slots.data());
+    if (m_checker->tracked_any(pa, n))
+        for (uint64_t a = first; a < pa + n; a += lb)
+            if (m_checker->tracked(a))
+                m_checker->on_cpu(a, std::min<uint64_t>(pa + n, a + lb) - std::max(a, pa), false, site);
     c->charge_ps(extra, c->current_cat());
 }
 

@@ -136,6 +136,13 @@ private:
         uint64_t chunk = 0, offset = 0;
     };
     std::vector<frag_cache> m_frag;
+    // touch(): per core, the range it read last and the L1 slot each of its
+    // lines was found in (a hint the L1 checks).
+    struct touch_hint {
+        uint64_t pa = ~0ull;
+        std::vector<int> slots;
+    };
+    std::map<unsigned, touch_hint> m_touch_hint;
     std::map<uint64_t, uint32_t> m_chunk_live;
     std::vector<uint64_t> m_free_chunks;
     // Forgets the freed fragments' slots of a chunk about to be carved again.

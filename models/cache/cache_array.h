@@ -166,6 +166,9 @@ public:
         m_tag[slot] = 0;
         m_flags[slot] = 0;
     }
+    // Whether slot holds pa's line (a hint from an earlier find, checked).
+    bool holds(int slot, uint64_t pa) const { return m_tag[slot] == line_of(pa) + 1; }
+
     void touch(int slot)
     {
         if (!m_stamp.empty())

@@ -218,12 +218,14 @@ tick_t l1_cache::access_cached(uint64_t pa, unsigned len, bool write, tick_t t)
     return lat;
 }
 
-tick_t l1_cache::read_lines(uint64_t lpa, unsigned n, tick_t t)
+tick_t l1_cache::read_lines(uint64_t lpa, unsigned n, tick_t t, int* slots)
 {
     tick_t extra = 0;
     uint64_t hits = 0;
     for (unsigned i = 0; i < n; i++, lpa += m_arr.line_bytes()) {
-        const int slot = m_arr.find(lpa);
+        int slot = slots && slots[i] >= 0 && m_arr.holds(slots[i], lpa) ? slots[i] : m_arr.find(lpa);
+        if (slots)
+            slots[i] = slot;
         if (slot >= 0) {
             m_arr.touch(slot);
             hits++;

@@ -70,7 +70,9 @@ public:
     // Reads n lines of cacheable memory from the line at lpa up, each issued
     // at t plus what the reads before it cost beyond an L1 hit; returns that
     // sum (ps). The same cache state, statistics and time as n read() calls.
-    tick_t read_lines(uint64_t lpa, unsigned n, tick_t t);
+    // slots (optional, n entries, -1 for none): where each line was found
+    // the last time, checked before the tag lookup and updated.
+    tick_t read_lines(uint64_t lpa, unsigned n, tick_t t, int* slots = nullptr);
     // read() or write() of an address the caller knows is cacheable
     // (!phys_mem::is_uncached(pa)).
     tick_t access_cached(uint64_t pa, unsigned len, bool write, tick_t t);

@@ -5,6 +5,7 @@
 #include "drivers/khost/arm_dma.h"
 #include "drivers/khost/stress.h"
 #include <cstring>
+#include <vector>
 
 using namespace models;
 using namespace models::cache;
@@ -135,29 +136,37 @@ END_TEST
 // same statistics and the same lines resident, hits and misses mixed.
 START_TEST(test_read_lines_equals_reads)
 {
-    hierarchy h1(small_cfg(1)), h2(small_cfg(1));
+    // h3 reads with slot hints, kept across passes that move the range (stale
+    // hints must be caught by the tag check).
+    hierarchy h1(small_cfg(1)), h2(small_cfg(1)), h3(small_cfg(1));
     elaborate();
     const clock_domain cpu(996e6);
     const tick_t hit = cpu.cycles(4);
-    tick_t t1 = 0, t2 = 0;
-    for (int pass = 0; pass < 3; pass++) {
-        const uint64_t start = BASE + 0x1000 + (uint64_t)pass * 96 * 32;  // overlapping ranges
+    tick_t t1 = 0, t2 = 0, t3 = 0;
+    std::vector<int> slots(160, -1);
+    for (int pass = 0; pass < 6; pass++) {
+        const uint64_t start = BASE + 0x1000 + (uint64_t)(pass % 3) * 96 * 32;  // overlapping ranges
         tick_t e1 = 0;
         for (unsigned i = 0; i < 160; i++) {
             const tick_t lat = h1.l1[0]->read(start + i * 32, 1, t1 + e1);
             e1 += lat > hit ? lat - hit : 0;
         }
         const tick_t e2 = h2.l1[0]->read_lines(start, 160, t2);
+        const tick_t e3 = h3.l1[0]->read_lines(start, 160, t3, slots.data());
         ck_assert_uint_eq(e1, e2);
+        ck_assert_uint_eq(e1, e3);
         t1 += e1 + 1000000;
         t2 += e2 + 1000000;
+        t3 += e3 + 1000000;
     }
     ck_assert_uint_gt(h1.l1[0]->stats().read_hits, 0);
-    ck_assert_uint_eq(h1.l1[0]->stats().read_hits, h2.l1[0]->stats().read_hits);
-    ck_assert_uint_eq(h1.l1[0]->stats().read_misses, h2.l1[0]->stats().read_misses);
-    ck_assert_uint_eq(h1.l1[0]->stats().miss_ps, h2.l1[0]->stats().miss_ps);
-    for (unsigned i = 0; i < 400; i++)
-        ck_assert(h1.l1[0]->present(BASE + 0x1000 + i * 32) == h2.l1[0]->present(BASE + 0x1000 + i * 32));
+    for (hierarchy* h : {&h2, &h3}) {
+        ck_assert_uint_eq(h1.l1[0]->stats().read_hits, h->l1[0]->stats().read_hits);
+        ck_assert_uint_eq(h1.l1[0]->stats().read_misses, h->l1[0]->stats().read_misses);
+        ck_assert_uint_eq(h1.l1[0]->stats().miss_ps, h->l1[0]->stats().miss_ps);
+        for (unsigned i = 0; i < 400; i++)
+            ck_assert(h1.l1[0]->present(BASE + 0x1000 + i * 32) == h->l1[0]->present(BASE + 0x1000 + i * 32));
+    }
 }
 END_TEST
 

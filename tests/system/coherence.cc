@@ -154,6 +154,33 @@ START_TEST(test_api_misuse_and_shared_line)
 }
 END_TEST
 
+// tracked_any(pa, size) is the OR of tracked() over the range's lines, for
+// ranges across word boundaries of the line bitmap and around a mapping.
+START_TEST(test_tracked_any_matches_lines)
+{
+    mem::phys_mem pm{mem::phys_mem_config{}};
+    const uint64_t B = 0x10000000;
+    khost::coherence_checker chk(pm, [&](uint64_t pa, uint64_t* s, uint64_t* l) {
+        if (pa >= B + 0x4000 && pa < B + 0x4064) { *s = B + 0x4000; *l = 100; return true; }
+        return false;
+    });
+    chk.on_dma(SIMHOST_DMA_MAP, B + 0x4000, 100, 2, (const void*)&test_tracked_any_matches_lines);
+    ck_assert(chk.tracked(B + 0x4060) && !chk.tracked(B + 0x4080));
+    int found = 0;
+    for (uint64_t start = B + 0x3000; start < B + 0x5000; start += 0x18)
+        for (uint64_t size : {1ull, 0x20ull, 0x7ffull, 0x1000ull, 0x2800ull}) {
+            bool any = false;
+            for (uint64_t a = start & ~31ull; a < start + size; a += 32)
+                any = any || chk.tracked(a);
+            ck_assert_msg(chk.tracked_any(start, size) == any, "0x%llx + 0x%llx", (unsigned long long)(start - B),
+                          (unsigned long long)size);
+            found += any;
+        }
+    ck_assert_int_gt(found, 10);
+    ck_assert(!chk.tracked_any(B + 0x4000, 0));
+}
+END_TEST
+
 // The mapping a sync names: found through the line's state while no two
 // mappings ever shared a line, through the mapping starts after one did.
 // Both ways give the same rules for the same syncs; the second round would
@@ -227,6 +254,7 @@ Suite* suite_coherence(void)
     tcase_add_test(tc, test_balanced_clean_on_a9);
     tcase_add_test(tc, test_balanced_clean_on_a53);
     tcase_add_test(tc, test_api_misuse_and_shared_line);
+    tcase_add_test(tc, test_tracked_any_matches_lines);
     tcase_add_test(tc, test_sync_lookup_before_and_after_a_shared_line);
     tcase_add_test(tc, test_strict_coherence_cli);
     suite_add_tcase(s, tc);
