@@ -104,15 +104,20 @@ void* kernel::alloc(size_t size, size_t align, bool uncached, int kind, const vo
     const uint64_t pa = take(uncached ? m_pool : m_heap, sz, uncached ? 4096 : align);
     if (!pa)
         return nullptr;
-    if (uncached) {
+    if (uncached)
         m_live[pa] = {sz, size, site, nullptr, (uint8_t)kind, true, false, false};
-        m_stats.allocs++;
-        const uint64_t in_use = (m_heap.next - m_heap.start) + (m_pool.next - m_pool.start);
-        if (in_use > m_stats.alloc_bytes_live_max)
-            m_stats.alloc_bytes_live_max = in_use;
-    } else
+    else
         open_slot(pa, sz, size, kind, site, false);
+    count_alloc();
     return m_mem.mem.cpu_view(pa);
+}
+
+void kernel::count_alloc()
+{
+    m_stats.allocs++;
+    const uint64_t in_use = (m_heap.next - m_heap.start) + (m_pool.next - m_pool.start);
+    if (in_use > m_stats.alloc_bytes_live_max)
+        m_stats.alloc_bytes_live_max = in_use;
 }
 
 void kernel::open_slot(uint64_t pa, uint64_t sz, size_t size, int kind, const void* site, bool frag)
@@ -125,10 +130,6 @@ void kernel::open_slot(uint64_t pa, uint64_t sz, size_t size, int kind, const vo
     if (ok < sz)
         m_checker->poison(pa + ok, sz - ok, true);
     m_checker->mark_end(pa + sz - 1, true);
-    m_stats.allocs++;
-    const uint64_t in_use = (m_heap.next - m_heap.start) + (m_pool.next - m_pool.start);
-    if (in_use > m_stats.alloc_bytes_live_max)
-        m_stats.alloc_bytes_live_max = in_use;
 }
 
 void kernel::reset_chunk(uint64_t chunk)
@@ -180,6 +181,7 @@ void* kernel::alloc_frag(size_t size, bool napi, const void* site)
     const uint64_t pa = fc.chunk + fc.offset;
     m_chunk_live[fc.chunk]++;
     open_slot(pa, sz, size, SIMHOST_MEM_SKB_DATA, site, true);
+    count_alloc();
     return m_mem.mem.cpu_view(pa);
 }
 
@@ -574,6 +576,8 @@ void kernel::touch(const void* p, size_t n, const void* site)
     models::cache::l1_cache& l1 = c->l1();
     const uint64_t lb = l1.line_bytes(), first = pa & ~(lb - 1);
     const unsigned lines = (unsigned)((pa + n - first + lb - 1) / lb);
+    if (m_touch_hint.size() <= c->id())
+        m_touch_hint.resize(c->id() + 1);
     touch_hint& h = m_touch_hint[c->id()];
     if (h.pa != first || h.slots.size() != lines) {
         h.pa = first;

@@ -126,6 +126,8 @@ private:
     // Records a live heap slot of sz bytes at pa (size asked: the redzone
     // starts there) and opens it to the checker.
     void open_slot(uint64_t pa, uint64_t sz, size_t size, int kind, const void* site, bool frag);
+    // kernel.allocs and alloc_bytes_live_max, for an allocation just made.
+    void count_alloc();
     // Page-fragment caches: two per core, at 2 x core + napi (the chunk being carved and the
     // offset below which the next fragment goes), the live fragments per
     // chunk (by chunk pa; a chunk is page_frag_bytes-aligned), and the
@@ -136,17 +138,17 @@ private:
         uint64_t chunk = 0, offset = 0;
     };
     std::vector<frag_cache> m_frag;
-    // touch(): per core, the range it read last and the L1 slot each of its
-    // lines was found in (a hint the L1 checks).
-    struct touch_hint {
-        uint64_t pa = ~0ull;
-        std::vector<int> slots;
-    };
-    std::map<unsigned, touch_hint> m_touch_hint;
     std::map<uint64_t, uint32_t> m_chunk_live;
     std::vector<uint64_t> m_free_chunks;
     // Forgets the freed fragments' slots of a chunk about to be carved again.
     void reset_chunk(uint64_t chunk);
+    // touch(): by core id, the range it read last and the L1 slot each of
+    // its lines was found in (a hint the L1 checks).
+    struct touch_hint {
+        uint64_t pa = ~0ull;
+        std::vector<int> slots;
+    };
+    std::vector<touch_hint> m_touch_hint;
 
     const kernel_config m_cfg;
     models::cache::hierarchy& m_mem;
