@@ -100,8 +100,13 @@ tick_t l1_cache::fill(int slot, uint64_t lpa, tick_t t)
 // The hit path stays small (it is most of the calls); the rest out of line.
 inline tick_t l1_cache::access_line(uint64_t lpa, bool is_write, tick_t t)
 {
-    const int slot = m_arr.find(lpa);
+    return access_line_at(lpa, m_arr.find(lpa), is_write, t);
+}
+
+inline tick_t l1_cache::access_line_at(uint64_t lpa, int slot, bool is_write, tick_t t)
+{
     if (slot >= 0) {
+        m_hint = slot;
         const uint8_t f = m_arr.flags(slot);
         if (!is_write || !(f & LINE_SHARED)) {
             m_arr.touch(slot);
@@ -211,9 +216,16 @@ inline tick_t l1_cache::access_bytes(uint64_t pa, unsigned len, bool write, tick
 
 tick_t l1_cache::access_cached(uint64_t pa, unsigned len, bool write, tick_t t)
 {
-    tick_t lat = 0;
+    const uint64_t lpa = pa & m_line_mask;
     const uint64_t last = (pa + (len ? len : 1) - 1) & m_line_mask;
-    for (uint64_t l = pa & m_line_mask; l <= last; l += m_arr.line_bytes())
+    if (lpa == last) {
+        // One line (nearly every load and store): the slot of the latest
+        // hit is tried before the tag lookup, which finds the same slot.
+        const int slot = m_hint >= 0 && m_arr.holds(m_hint, lpa) ? m_hint : m_arr.find(lpa);
+        return access_line_at(lpa, slot, write, t);
+    }
+    tick_t lat = 0;
+    for (uint64_t l = lpa; l <= last; l += m_arr.line_bytes())
         lat += access_line(l, write, t + lat);
     return lat;
 }

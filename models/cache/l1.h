@@ -126,6 +126,8 @@ public:
 private:
     void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
     tick_t access_line(uint64_t lpa, bool is_write, tick_t t);
+    // access_line with lpa's slot already looked up (-1: not present).
+    tick_t access_line_at(uint64_t lpa, int slot, bool is_write, tick_t t);
     // access_line past a hit: a store to a shared line (slot >= 0) or a miss (slot < 0).
     tick_t access_line_slow(uint64_t lpa, int slot, bool is_write, tick_t t);
     tick_t uncached(uint64_t pa, unsigned len, bool is_write, tick_t t);
@@ -147,6 +149,7 @@ private:
     tick_t m_posted_until = 0;
     class pl310* m_l2 = nullptr;
     tick_t m_hit, m_c2c, m_maint_line;
+    int m_hint = -1;  // slot of the latest hit: a guess, checked against the tag before use
     uint64_t m_line_mask;
     l1_stats m_stats{};
 };
