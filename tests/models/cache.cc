@@ -170,6 +170,32 @@ START_TEST(test_read_lines_equals_reads)
 }
 END_TEST
 
+// The slot of an L1's latest hit is only a guess for the next access: a
+// line invalidated since, or replaced by another line of its set in the
+// same way, must miss again.
+START_TEST(test_hit_hint_checked_against_tag)
+{
+    hierarchy h(small_cfg(1));
+    elaborate();
+    l1_cache& l1 = *h.l1[0];
+    const uint64_t a = BASE + 0x2000, same_set = a + 256 * 32;  // 32 KiB / 4 ways / 32 B: 256 sets
+    tick_t t = l1.read(a, 4, 0);
+    t += l1.read(a + 8, 4, t);  // a hit: the hint is a's slot
+    ck_assert_uint_eq(l1.stats().read_hits, 1);
+    t += l1.maint(l1_op::inv, a, t);
+    t += l1.read(a, 4, t);
+    ck_assert_uint_eq(l1.stats().read_misses, 2);  // the hinted slot is empty now
+    t += l1.read(a, 4, t);
+    ck_assert_uint_eq(l1.stats().read_hits, 2);
+    t += l1.maint(l1_op::inv, a, t);
+    t += l1.read(same_set, 4, t);  // the set's first free way: a's old slot
+    ck_assert(!l1.present(a));
+    t += l1.read(a, 4, t);
+    ck_assert_uint_eq(l1.stats().read_misses, 4);  // the slot holds another line
+    ck_assert_uint_eq(l1.stats().read_hits, 2);
+}
+END_TEST
+
 START_TEST(test_invalidate_discards_dirty_line)
 {
     hierarchy h(small_cfg());
@@ -620,6 +646,7 @@ Suite* suite_cache(void)
     tcase_add_test(tc, test_dirty_eviction_writes_back);
     tcase_add_test(tc, test_l2_eviction_keeps_l1_copy);
     tcase_add_test(tc, test_read_lines_equals_reads);
+    tcase_add_test(tc, test_hit_hint_checked_against_tag);
     tcase_add_test(tc, test_invalidate_discards_dirty_line);
     tcase_add_test(tc, test_clean_makes_dram_equal);
     tcase_add_test(tc, test_dma_without_invalidate_reads_stale);
