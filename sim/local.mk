@@ -56,6 +56,10 @@ sim/version.h: FORCE
 FORCE:
 
 BUILT_SOURCES += sim/builtin_scenarios.h sim/version.h
+# BUILT_SOURCES is made first only for all, check and install; a direct
+# `make sim/fecsim` on a fresh tree needs the objects that include them to say so.
+sim/cli/libsim_a-cli_common.$(OBJEXT): sim/version.h
+sim/config/libsim_a-scenario.$(OBJEXT): sim/builtin_scenarios.h
 CLEANFILES += sim/builtin_scenarios.h sim/version.h
 EXTRA_DIST += sim/embed-scenarios.sh results/baselines
 
