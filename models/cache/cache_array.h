@@ -168,6 +168,9 @@ public:
     }
     // Whether slot holds pa's line (a hint from an earlier find, checked).
     bool holds(int slot, uint64_t pa) const { return m_tag[slot] == line_of(pa) + 1; }
+    // find(pa), trying a hinted slot (-1: none) first: one tag compare when
+    // the hint is right, the same answer as find() either way.
+    int find_hinted(int hint, uint64_t pa) const { return hint >= 0 && holds(hint, pa) ? hint : find(pa); }
 
     void touch(int slot)
     {

@@ -221,8 +221,7 @@ tick_t l1_cache::access_cached(uint64_t pa, unsigned len, bool write, tick_t t)
     if (lpa == last) {
         // One line (nearly every load and store): the slot of the latest
         // hit is tried before the tag lookup, which finds the same slot.
-        const int slot = m_hint >= 0 && m_arr.holds(m_hint, lpa) ? m_hint : m_arr.find(lpa);
-        return access_line_at(lpa, slot, write, t);
+        return access_line_at(lpa, m_arr.find_hinted(m_hint, lpa), write, t);
     }
     tick_t lat = 0;
     for (uint64_t l = lpa; l <= last; l += m_arr.line_bytes())
@@ -235,7 +234,7 @@ tick_t l1_cache::read_lines(uint64_t lpa, unsigned n, tick_t t, int* slots)
     tick_t extra = 0;
     uint64_t hits = 0;
     for (unsigned i = 0; i < n; i++, lpa += m_arr.line_bytes()) {
-        int slot = slots && slots[i] >= 0 && m_arr.holds(slots[i], lpa) ? slots[i] : m_arr.find(lpa);
+        const int slot = m_arr.find_hinted(slots ? slots[i] : -1, lpa);
         if (slots)
             slots[i] = slot;
         if (slot >= 0) {

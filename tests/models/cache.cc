@@ -175,10 +175,12 @@ END_TEST
 // same way, must miss again.
 START_TEST(test_hit_hint_checked_against_tag)
 {
-    hierarchy h(small_cfg(1));
+    const hierarchy_config cfg = small_cfg(1);
+    hierarchy h(cfg);
     elaborate();
     l1_cache& l1 = *h.l1[0];
-    const uint64_t a = BASE + 0x2000, same_set = a + 256 * 32;  // 32 KiB / 4 ways / 32 B: 256 sets
+    const uint64_t way_bytes = cfg.l1.size_bytes / cfg.l1.assoc;  // sets x line: the next line of a's set
+    const uint64_t a = BASE + 0x2000, same_set = a + way_bytes;
     tick_t t = l1.read(a, 4, 0);
     t += l1.read(a + 8, 4, t);  // a hit: the hint is a's slot
     ck_assert_uint_eq(l1.stats().read_hits, 1);
@@ -189,7 +191,8 @@ START_TEST(test_hit_hint_checked_against_tag)
     ck_assert_uint_eq(l1.stats().read_hits, 2);
     t += l1.maint(l1_op::inv, a, t);
     t += l1.read(same_set, 4, t);  // the set's first free way: a's old slot
-    ck_assert(!l1.present(a));
+    ck_assert(!l1.present(a) && l1.present(same_set));
+    ck_assert_uint_eq(l1.stats().read_misses, 3);
     t += l1.read(a, 4, t);
     ck_assert_uint_eq(l1.stats().read_misses, 4);  // the slot holds another line
     ck_assert_uint_eq(l1.stats().read_hits, 2);
