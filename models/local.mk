@@ -20,7 +20,8 @@ models_libmodels_a_SOURCES = \
 	models/cache/hierarchy.h models/cache/hierarchy.cc \
 	models/cpu/cpu_config.h models/cpu/cpu_config.cc \
 	models/cpu/core.h models/cpu/core.cc \
-	models/net/phy_if.h models/net/frame_format.h models/net/frame_format.cc
+	models/net/phy_if.h models/net/frame_format.h models/net/frame_format.cc \
+	models/net/tcp.h models/net/tcp.cc
 include models/enet/local.mk
 
 EXTRA_DIST += $(wildcard $(srcdir)/models/*/*.def)

@@ -34,6 +34,7 @@ Suite* suite_units(void);
 Suite* suite_loader(void);
 Suite* suite_regress(void);
 Suite* suite_summary(void);
+Suite* suite_tcp(void);
 // tier: models
 Suite* suite_dram(void);
 Suite* suite_cache(void);
