@@ -218,15 +218,15 @@ START_TEST(test_reno_friendly_region_at_short_rtt)
 END_TEST
 
 // A bulk stream through a drop-tail bottleneck of rate bps with a queue of
-// qlen frames, one-way delay d each way (ACKs are not queued), the receiver
+// qlen frames (100 Mbit/s, 1000 frames), one-way delay d (0.25 ms) each way (ACKs are not queued), the receiver
 // with Linux's ACK policy; drops[] are frame numbers (by transmission order)
 // the path loses on top of the queue's own.
 struct path {
     tcp_config c;
     tcp_receiver_config rc;
-    double bps;
-    size_t qlen;
-    tick_t d;
+    double bps = 100e6;
+    size_t qlen = 1000;
+    tick_t d = 250 * PS_PER_US;
     std::set<uint64_t> drops;
     tick_t down_from = 0, down_to = 0;  // a link outage: everything sent in it lost
     uint64_t delivered = 0, queue_drops = 0;
@@ -304,9 +304,6 @@ struct path {
 START_TEST(test_fast_retransmit_repairs_one_loss)
 {
     path p;
-    p.bps = 100e6;
-    p.qlen = 1000;
-    p.d = 250 * PS_PER_US;
     p.c.hystart = false;
     p.c.init_ssthresh = 40;
     p.drops = {300};
@@ -326,9 +323,6 @@ END_TEST
 START_TEST(test_rto_after_outage)
 {
     path p;
-    p.bps = 100e6;
-    p.qlen = 1000;
-    p.d = 250 * PS_PER_US;
     p.down_from = 100 * MS;
     p.down_to = 400 * MS;
     tcp_sender s(p.c);
@@ -347,9 +341,7 @@ START_TEST(test_bulk_stream_fills_bottleneck)
     // 100 Mbit/s, 0.5 ms RTT, 100 frames of queue: the window overflows the
     // queue, CUBIC backs off and grows again; the link stays busy
     path p;
-    p.bps = 100e6;
     p.qlen = 100;
-    p.d = 250 * PS_PER_US;
     tcp_sender s(p.c);
     tcp_receiver r(p.rc);
     p.run(s, r, 3 * PS_PER_S);
@@ -371,9 +363,6 @@ START_TEST(test_hystart_ends_slow_start_on_delay)
     // a deep queue (1000 frames at 100 Mbit/s = 123 ms) and a 0.5-ms path:
     // HyStart sees the delay grow and ends slow start before the queue overflows
     path p;
-    p.bps = 100e6;
-    p.qlen = 1000;
-    p.d = 250 * PS_PER_US;
     tcp_sender s(p.c);
     tcp_receiver r(p.rc);
     p.run(s, r, PS_PER_S);
