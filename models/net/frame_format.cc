@@ -390,7 +390,7 @@ size_t traffic_build_tcp(uint8_t* out, size_t plen, const struct traffic_flow* f
     return TRAFFIC_TCP_L2L4_HDR + plen;
 }
 
-int traffic_tcp_payload(const uint8_t* f, size_t len, const uint8_t** payload, size_t* plen, uint32_t* seq)
+int traffic_tcp_header(const uint8_t* f, size_t len, struct traffic_tcp_info* info)
 {
     if (len < TRAFFIC_ETH_HDR + TRAFFIC_IP_HDR + 20 || get16(f + 12) != 0x0800)
         return -1;
@@ -405,10 +405,42 @@ int traffic_tcp_payload(const uint8_t* f, size_t len, const uint8_t** payload, s
     const size_t doff = (size_t)(th[12] >> 4) * 4;
     if (doff < 20 || ihl + doff > tot)
         return -1;
-    *payload = th + doff;
-    *plen = tot - ihl - doff;
-    *seq = get32(th + 4);
+    info->seq = get32(th + 4);
+    info->ack = get32(th + 8);
+    info->window = get16(th + 14);
+    info->flags = th[13];
+    info->payload = th + doff;
+    info->plen = tot - ihl - doff;
     return 0;
+}
+
+int traffic_tcp_payload(const uint8_t* f, size_t len, const uint8_t** payload, size_t* plen, uint32_t* seq)
+{
+    traffic_tcp_info t;
+    if (traffic_tcp_header(f, len, &t))
+        return -1;
+    *payload = t.payload;
+    *plen = t.plen;
+    *seq = t.seq;
+    return 0;
+}
+
+size_t traffic_build_tcp_ack(uint8_t* out, const struct traffic_flow* fl, uint32_t seq, uint32_t ack,
+                             uint16_t window, uint16_t ip_id)
+{
+    uint8_t* ip = put_eth_ip(out, fl, TRAFFIC_TCP_HDR, ip_id, 6);
+    uint8_t* th = ip + TRAFFIC_IP_HDR;
+    std::memset(th, 0, TRAFFIC_TCP_HDR);
+    put16(th, fl->src_port);
+    put16(th + 2, fl->dst_port);
+    put32(th + 4, seq);
+    put32(th + 8, ack);
+    th[12] = (uint8_t)((TRAFFIC_TCP_HDR / 4) << 4);
+    th[13] = 0x10;  // ACK
+    put16(th + 14, window);
+    th[20] = 1; th[21] = 1; th[22] = 8; th[23] = 10;  // NOP NOP TS(10): values 0
+    put16(th + 16, (uint16_t)~l4_sum(ip, th, TRAFFIC_TCP_HDR, 6));
+    return TRAFFIC_TCP_L2L4_HDR;
 }
 
 static uint8_t stream_byte(uint32_t k)

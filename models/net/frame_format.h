@@ -124,6 +124,26 @@ size_t traffic_build_tcp(uint8_t *out, size_t payload_len, const struct traffic_
  * 0 and *payload, *plen, *seq, or -1 if it is not IPv4/TCP or inconsistent. */
 int traffic_tcp_payload(const uint8_t *frame, size_t len, const uint8_t **payload, size_t *plen, uint32_t *seq);
 
+/* A TCP header's fields, as traffic_tcp_header finds them. */
+struct traffic_tcp_info {
+	uint32_t seq, ack;   /* sequence and acknowledgement numbers */
+	uint16_t window;     /* the window field, unscaled */
+	uint8_t flags;       /* FIN 0x01, SYN 0x02, RST 0x04, PSH 0x08, ACK 0x10 */
+	const uint8_t *payload;
+	size_t plen;
+};
+/* The TCP header of an Ethernet II / IPv4 / TCP frame without FCS: 0 and
+ * *info, or -1 if it is not IPv4/TCP or its lengths are inconsistent. */
+int traffic_tcp_header(const uint8_t *frame, size_t len, struct traffic_tcp_info *info);
+/* A pure acknowledgement of the stream (no payload, flags ACK), with the
+ * same 32-byte header as traffic_build_tcp: acknowledgement number ack,
+ * sequence number seq, window field window (the sender's receive window
+ * shifted right by its window scale). Both checksums valid, no FCS, no
+ * padding (the MAC pads to the 60-byte minimum). Returns the length,
+ * TRAFFIC_TCP_L2L4_HDR. */
+size_t traffic_build_tcp_ack(uint8_t *out, const struct traffic_flow *flow, uint32_t seq, uint32_t ack,
+			     uint16_t window, uint16_t ip_id);
+
 /* Receiver-side sequence accounting. Window of the last 4096 numbers. */
 struct traffic_seq_tracker {
 	uint32_t next;      /* highest sequence number seen + 1 */

@@ -4,6 +4,7 @@
 // drop-tail bottleneck reaching the link's payload rate.
 #include "tests/lib.h"
 #include "net/tcp.h"
+#include "net/frame_format.h"
 #include <cmath>
 #include <map>
 #include <queue>
@@ -380,10 +381,48 @@ START_TEST(test_hystart_ends_slow_start_on_delay)
 }
 END_TEST
 
+START_TEST(test_ack_frame_round_trip)
+{
+    traffic_flow fl{};
+    for (int i = 0; i < 6; i++) {
+        fl.dst_mac[i] = (uint8_t)(0x10 + i);
+        fl.src_mac[i] = (uint8_t)(0x20 + i);
+    }
+    fl.src_ip = 0xC0A80002u;
+    fl.dst_ip = 0xC0A80001u;
+    fl.src_port = 5001;
+    fl.dst_port = 5201;
+    uint8_t f[128];
+    const size_t n = traffic_build_tcp_ack(f, &fl, 7, 0x89abcdefu, 23456, 42);
+    ck_assert_uint_eq(n, 66);
+    int ip_ok = 0, l4_ok = 0;
+    ck_assert_int_eq(traffic_ipv4_checks(f, n, &ip_ok, &l4_ok), 0);
+    ck_assert(ip_ok && l4_ok);
+    traffic_tcp_info t;
+    ck_assert_int_eq(traffic_tcp_header(f, n, &t), 0);
+    ck_assert_uint_eq(t.seq, 7);
+    ck_assert_uint_eq(t.ack, 0x89abcdefu);
+    ck_assert_uint_eq(t.window, 23456);
+    ck_assert_uint_eq(t.flags, 0x10);
+    ck_assert_uint_eq(t.plen, 0);
+    // a data segment's header reads back too, and a truncated frame is refused
+    uint8_t d[2000];
+    const size_t m = traffic_build_tcp(d, 1448, &fl, 1000, 1);
+    ck_assert_int_eq(traffic_tcp_header(d, m, &t), 0);
+    ck_assert_uint_eq(t.seq, 1000);
+    ck_assert_uint_eq(t.plen, 1448);
+    ck_assert_uint_eq(t.flags, 0x18);
+    ck_assert_int_eq(traffic_tcp_header(d, m - 1, &t), -1);
+    f[23] = 17;  // UDP
+    ck_assert_int_eq(traffic_tcp_header(f, n, &t), -1);
+}
+END_TEST
+
 Suite* suite_tcp(void)
 {
     Suite* s = suite_create("tcp");
     TCase* tc = tests_tcase("core", TEST_TIMEOUT_UNIT);
+    tcase_add_test(tc, test_ack_frame_round_trip);
     tcase_add_test(tc, test_receiver_ack_policy);
     tcase_add_test(tc, test_slow_start_doubles_per_round);
     tcase_add_test(tc, test_window_grows_only_when_used);
