@@ -65,6 +65,7 @@ void* driver_setup(const driver_config& d, double link_speed_bps)
     b.tree = d.tree;
     b.tree_driver = d.name;
     b.patches = d.patches;
+    b.defines = parse_driver_defines(d.defines);  // checked by the loader
     void* handle = driver_load(b);  // throws driver_error; registers the driver with the shim
     if (!d.tree.empty()) {
         // a tree's driver keeps its own module parameters' defaults; its board is a device tree

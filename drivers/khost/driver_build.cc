@@ -367,6 +367,108 @@ static void apply_patches(const std::string& dir, const std::vector<std::string>
         write_file(dir + "/patches.txt", notes);
 }
 
+std::vector<std::pair<std::string, std::string>> parse_driver_defines(const std::string& text)
+{
+    std::vector<std::pair<std::string, std::string>> out;
+    std::stringstream ss(text);
+    for (std::string item; std::getline(ss, item, ';');) {
+        const size_t a = item.find_first_not_of(" \t"), b = item.find_last_not_of(" \t");
+        if (a == std::string::npos)
+            continue;
+        item = item.substr(a, b - a + 1);
+        const size_t eq = item.find('=');
+        const std::string name = item.substr(0, eq);
+        if (eq == std::string::npos || name.empty() || std::isdigit((unsigned char)name[0]) ||
+            name.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") !=
+                std::string::npos)
+            throw std::invalid_argument("'" + item + "' is not NAME=VALUE with NAME a C identifier");
+        std::string value = item.substr(eq + 1);
+        const size_t va = value.find_first_not_of(" \t");
+        value = va == std::string::npos ? "" : value.substr(va);
+        if (value.empty() || value.back() == '\\')
+            throw std::invalid_argument("'" + item + "': the value must be one non-empty line");
+        for (const auto& d : out)
+            if (d.first == name)
+                throw std::invalid_argument(name + " is given twice");
+        out.emplace_back(name, value);
+    }
+    return out;
+}
+
+// Gives each of defines its new value in the files of dir (the driver's own
+// .c and .h files, already patched), and records "FILE:LINE NAME OLD -> NEW"
+// lines in notes_path. A NAME must be #defined exactly once, as an
+// object-like macro on one line; a comment after the value stays.
+static void apply_defines(const std::string& dir, const std::vector<std::pair<std::string, std::string>>& defines,
+                          const std::string& notes_path)
+{
+    if (defines.empty())
+        return;
+    std::vector<std::string> files;
+    for (const auto& f : list_files(dir, false))
+        if (f.size() > 2 && (f.compare(f.size() - 2, 2, ".c") == 0 || f.compare(f.size() - 2, 2, ".h") == 0))
+            files.push_back(f);
+    std::map<std::string, std::vector<std::string>> text;
+    for (const auto& f : files) {
+        std::istringstream in(slurp(dir + "/" + f));
+        for (std::string l; std::getline(in, l);)
+            text[f].push_back(l);
+    }
+    std::string notes;
+    for (const auto& [name, value] : defines) {
+        std::vector<std::pair<std::string, size_t>> where;
+        for (const auto& f : files)
+            for (size_t i = 0; i < text[f].size(); i++) {
+                const std::string& l = text[f][i];
+                size_t p = l.find_first_not_of(" \t");
+                if (p == std::string::npos || l[p] != '#')
+                    continue;
+                p = l.find_first_not_of(" \t", p + 1);
+                if (p == std::string::npos || l.compare(p, 6, "define") != 0)
+                    continue;
+                p = l.find_first_not_of(" \t", p + 6);
+                if (p == std::string::npos || l.compare(p, name.size(), name) != 0)
+                    continue;
+                const size_t e = p + name.size();
+                if (e < l.size() && (std::isalnum((unsigned char)l[e]) || l[e] == '_'))
+                    continue;  // a longer name
+                where.emplace_back(f, i);
+            }
+        std::string list;
+        for (const auto& [f, i] : where)
+            list += (list.empty() ? "" : ", ") + f + ":" + std::to_string(i + 1);
+        if (where.size() != 1) {
+            std::string names;
+            for (const auto& f : files)
+                names += (names.empty() ? "" : ", ") + f;
+            throw driver_error("driver.defines: " + name + " is " +
+                               (where.empty() ? "not #defined in the driver's files (" + names + ")"
+                                              : "#defined more than once (" + list + "): ambiguous, refused"));
+        }
+        std::string& l = text[where[0].first][where[0].second];
+        size_t e = l.find(name) + name.size();
+        if (e < l.size() && l[e] == '(')
+            throw driver_error("driver.defines: " + name + " at " + list + " is a function-like macro");
+        if (!l.empty() && l.back() == '\\')
+            throw driver_error("driver.defines: " + name + " at " + list + " continues on the next line");
+        // the old value: up to a comment; the comment stays
+        const size_t c = std::min(l.find("/*", e), l.find("//", e));
+        std::string old = l.substr(e, c == std::string::npos ? std::string::npos : c - e);
+        const size_t oa = old.find_first_not_of(" \t"), ob = old.find_last_not_of(" \t");
+        old = oa == std::string::npos ? "" : old.substr(oa, ob - oa + 1);
+        l = l.substr(0, e) + " " + value + (c == std::string::npos ? "" : "\t" + l.substr(c));
+        notes += list + " " + name + " " + (old.empty() ? "(empty)" : old) + " -> " + value + "\n";
+    }
+    for (const auto& f : files) {
+        std::string out;
+        for (const auto& l : text[f])
+            out += l + "\n";
+        if (out != slurp(dir + "/" + f))
+            write_file(dir + "/" + f, out);
+    }
+    write_file(notes_path, notes);
+}
+
 // A fresh directory cache_dir/build-<pid>@<host>-XXXXXX: the pid and host
 // in the name let a later build tell a dead process's directory
 // (clean_stale_builds).
@@ -448,6 +550,8 @@ void* driver_load(const driver_build_config& in)
         h = fnv(fnv(h, "patch"), slurp(p));
     if (!cfg.patches.empty())
         h = fnv(h, "patches.txt");  // builds that record their strip levels
+    for (const auto& [n, v] : cfg.defines)
+        h = fnv(fnv(fnv(h, "define"), n), v);
     for (const auto& f : list_files(cfg.shim_dir + "/include", true))
         h = fnv(fnv(h, f), slurp(cfg.shim_dir + "/include/" + f));
     h = fnv(h, slurp(cfg.shim_dir + "/simhost.h"));
@@ -460,6 +564,7 @@ void* driver_load(const driver_build_config& in)
             for (const auto& f : files)
                 write_file(tmp + "/" + f, slurp(src + "/" + f));
             apply_patches(tmp, cfg.patches, src, false);
+            apply_defines(tmp, cfg.defines, tmp + "/defines.txt");
             std::string objs;
             for (const auto& f : list_files(tmp, false)) {
                 if (f.compare(f.size() - 2, 2, ".c"))
@@ -807,6 +912,8 @@ static void* tree_driver_load(const driver_build_config& cfg)
         h = fnv(fnv(h, "patch"), slurp(p));
     if (!cfg.patches.empty())
         h = fnv(h, "patches.txt");  // builds that record their strip levels
+    for (const auto& [n, v] : cfg.defines)
+        h = fnv(fnv(fnv(h, "define"), n), v);
     for (const auto& f : list_files(v6, true))
         h = fnv(fnv(h, f), slurp(v6 + "/" + f));
     h = fnv(h, slurp(cfg.shim_dir + "/v6/stop_on_call.list"));
@@ -826,6 +933,7 @@ static void* tree_driver_load(const driver_build_config& cfg)
         for (const auto& f : t.files)
             write_file(ddir + "/" + f, slurp(t.dir + "/" + f));
         apply_patches(tmp, cfg.patches, t.root, true);
+        apply_defines(ddir, cfg.defines, tmp + "/defines.txt");
         write_file(tmp + "/shim/fecsim_kconfig.h", kconfig);
         write_file(tmp + "/shim/stop_on_call.c", stop_stubs_source(stubs));
         const std::string iflags = flags + " -I" + quote(tmp + "/shim");
@@ -862,18 +970,17 @@ static void* tree_driver_load(const driver_build_config& cfg)
     return load_so(final_dir + "/driver.so");
 }
 
-std::vector<std::string> driver_patch_notes(const driver_build_config& in)
+// On a scratch copy of cfg's driver files with its patches (and defines,
+// with_defines) applied: the lines of the note file `notes` the steps wrote.
+static std::vector<std::string> scratch_notes(const driver_build_config& cfg, bool with_defines, const char* notes)
 {
-    std::vector<std::string> notes;
-    if (in.patches.empty())
-        return notes;
-    driver_build_config cfg = in;
+    std::vector<std::string> out;
     const std::string tmp = make_build_dir(cache_dir_or_default(cfg.cache_dir));
     try {
-        std::string origin;
+        std::string origin, ddir = tmp;
         if (!cfg.tree.empty()) {
             const kernel_tree kt = kernel_tree_open(absolute(cfg.tree), cfg.tree_driver);
-            const std::string ddir = tmp + "/" + tree_driver_find(kt.driver)->dir;
+            ddir = tmp + "/" + tree_driver_find(kt.driver)->dir;
             mkdirs(ddir);
             for (const auto& f : kt.files)
                 write_file(ddir + "/" + f, slurp(kt.dir + "/" + f));
@@ -884,16 +991,28 @@ std::vector<std::string> driver_patch_notes(const driver_build_config& in)
                 write_file(tmp + "/" + f, slurp(origin + "/" + f));
         }
         apply_patches(tmp, cfg.patches, origin, !cfg.tree.empty());
-        std::ifstream f(tmp + "/patches.txt");
+        if (with_defines)
+            apply_defines(ddir, cfg.defines, tmp + "/defines.txt");
+        std::ifstream f(tmp + "/" + notes);
         for (std::string line; std::getline(f, line);)
             if (!line.empty())
-                notes.push_back(line);
+                out.push_back(line);
     } catch (...) {
         rm_tree(tmp);
         throw;
     }
     rm_tree(tmp);
-    return notes;
+    return out;
+}
+
+std::vector<std::string> driver_patch_notes(const driver_build_config& cfg)
+{
+    return cfg.patches.empty() ? std::vector<std::string>{} : scratch_notes(cfg, false, "patches.txt");
+}
+
+std::vector<std::string> driver_define_notes(const driver_build_config& cfg)
+{
+    return cfg.defines.empty() ? std::vector<std::string>{} : scratch_notes(cfg, true, "defines.txt");
 }
 
 } // namespace khost

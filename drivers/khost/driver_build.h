@@ -20,6 +20,7 @@
 #pragma once
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace khost {
@@ -43,6 +44,9 @@ struct driver_build_config {
     std::string tree;                  // kernel source root ("" = source_dir)
     std::string tree_driver;           // tree_driver::name ("fec")
     std::vector<std::string> patches;  // applied in order with patch -p1
+    // Object-like macros given new values after the patches: each NAME must
+    // be #defined exactly once in the driver's own files (driver_defines).
+    std::vector<std::pair<std::string, std::string>> defines;
     std::string shim_dir;              // drivers/shim (headers under include/)
     std::string cache_dir;             // where builds are kept ("" = default)
 };
@@ -73,6 +77,16 @@ void* driver_load(const driver_build_config& cfg);
 // of the driver's files; empty without patches. Throws driver_error as
 // driver_load does for a patch that does not apply.
 std::vector<std::string> driver_patch_notes(const driver_build_config& cfg);
+// "NAME=VALUE;NAME=VALUE" (the [driver] defines key) as pairs. Throws
+// std::invalid_argument naming the item at fault: NAME not a C identifier,
+// VALUE empty or ending in a backslash, NAME given twice.
+std::vector<std::pair<std::string, std::string>> parse_driver_defines(const std::string& text);
+// What cfg's defines change, one line each: "FILE:LINE NAME OLD -> NEW"
+// (FILE relative to the driver's directory), found on a scratch copy of the
+// driver's files with cfg's patches applied; empty without defines. Throws
+// driver_error as driver_load does for a NAME that is not #defined exactly
+// once as an object-like macro of one line.
+std::vector<std::string> driver_define_notes(const driver_build_config& cfg);
 // The board's device tree for a tree driver: dts compiled with dtc (the
 // blob's bytes). Throws driver_error (a dts that does not compile names
 // dtc's message) or driver_io_error (dtc cannot run).

@@ -38,6 +38,7 @@ struct driver_config {
     std::string name;                  // a driver of drivers/khost/kernel_tree.cc ("fec")
     std::string dts;                   // the board's device tree source ("" = the i.MX6Q profile's)
     std::vector<std::string> patches;  // unified diffs applied in order (--patch)
+    std::string defines;               // "NAME=VALUE;..." (khost::parse_driver_defines)
 };
 extern const param_table driver_param_table;
 

@@ -71,19 +71,30 @@ static std::string patches_text(const khost::driver_config& d)
         }
         s += "  patch " + p + " (" + level + ", sha256 " + file_sha256(p) + ")\n" + hunks;
     }
+    // "  define FILE:LINE NAME OLD -> NEW" for each driver.defines item
+    b.defines = khost::parse_driver_defines(d.defines);  // checked by the loader
+    try {
+        for (const auto& n : khost::driver_define_notes(b))
+            s += "  define " + n + "\n";
+    } catch (const std::exception&) {  // the run applied them: not expected
+    }
     return s;
 }
 
 std::string tree_driver_text(const khost::driver_config& d)
 {
     if (d.tree.empty())
-        return d.patches.empty() ? "" : "driver: fecsim's own, with patches\n" + patches_text(d);
+        return d.patches.empty() && d.defines.empty() ? ""
+                                                      : "driver: fecsim's own, with patches or defines\n" + patches_text(d);
     const khost::kernel_tree t = khost::kernel_tree_open(d.tree, d.name);  // checked by the loader
     const khost::tree_driver* td = khost::tree_driver_find(t.driver);
     std::string s = "driver: " + t.driver + " from the kernel tree " +
                     (t.tarball.empty() ? t.root : t.tarball + " (extracted to " + t.root + ")") + " (Linux " + t.version_text() +
                     ", shim API level " + t.api + "), " +
-                    (d.patches.empty() ? std::string("its files compiled unchanged") : "with patches") + "\n";
+                    (d.patches.empty() && d.defines.empty() ? std::string("its files compiled unchanged")
+                                                            : d.defines.empty() ? "with patches"
+                                                                                : "with patches or defines") +
+                    "\n";
     s += patches_text(d);
     for (const auto& f : t.files)
         s += "  sha256 " + file_sha256(t.dir + "/" + f) + "  " + td->dir + "/" + f + "\n";
@@ -92,11 +103,12 @@ std::string tree_driver_text(const khost::driver_config& d)
 
 std::string driver_summary_text(const khost::driver_config& d)
 {
+    const std::string defines = d.defines.empty() ? "" : ", defines " + d.defines;
     if (d.tree.empty())
-        return "fecsim's own (" + (d.source.empty() ? std::string("drivers/fec") : d.source) + ")";
+        return "fecsim's own (" + (d.source.empty() ? std::string("drivers/fec") : d.source) + ")" + defines;
     const khost::kernel_tree t = khost::kernel_tree_open(d.tree, d.name);  // checked by the loader
     return t.driver + " from the kernel tree " + (t.tarball.empty() ? t.root : t.tarball) + " (Linux " +
-           t.version_text() + ")";
+           t.version_text() + ")" + defines;
 }
 
 // ---------------------------------------------------------------- shared options

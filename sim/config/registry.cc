@@ -1,5 +1,6 @@
 #include "sim/config/registry.h"
 #include <cstring>
+#include "drivers/khost/driver_build.h"
 #include "drivers/khost/kernel_tree.h"
 #include <pcap/pcap.h>
 
@@ -70,6 +71,12 @@ const string_key k_driver_strings[] = {
      "Device tree source of the board for a kernel tree's driver (compiled with dtc; the ENET node "
      "compatible fsl,imx6q-fec at the model's address and interrupt); empty: scenarios/profiles/imx6q.dts",
      [](soc_config& c) { return &c.driver.dts; }, false},
+    {"defines", str_kind::text, "",
+     "Object-like macros of the driver's own files given new values after the patches, "
+     "NAME=VALUE;NAME=VALUE (e.g. TX_RING_SIZE=512): each NAME must be #defined exactly once, on one "
+     "line, in the driver's .c/.h files; the run's summary names the line and the old value. A "
+     "generated patch: sweep it with --vary driver.defines=TX_RING_SIZE=1024,TX_RING_SIZE=512",
+     [](soc_config& c) { return &c.driver.defines; }, false},
     {"patches", str_kind::path_list, "",
      "Unified diffs (git format-patch, git diff, diff -u) applied in order to a copy of the driver "
      "sources before building, each with the one strip level -p0..-p4 that applies (';'-separated; "
@@ -347,12 +354,22 @@ const std::vector<inert_key>& registry_inert_keys()
                         : "a kernel tree's fec driver has a fixed RX ring (RX_RING_SIZE in fec.h: 256 buffers); it "
                           "is a module parameter of fecsim's own driver only";
          }},
+        {"driver.defines",
+         [](const soc_config& c) -> std::string {
+             try {
+                 khost::parse_driver_defines(c.driver.defines);
+             } catch (const std::invalid_argument& e) {
+                 return e.what();
+             }
+             return "";
+         }},
         {"driver.tx_ring_size",
          [](const soc_config& c) -> std::string {
              return c.driver.tree.empty() || c.driver.tx_ring_size == khost::driver_config{}.tx_ring_size
                         ? ""
                         : "a kernel tree's fec driver has a fixed TX ring (TX_RING_SIZE in fec.h: 512 descriptors at "
-                          "6.1, 1024 at 6.12); it is a module parameter of fecsim's own driver only";
+                          "6.1, 1024 at 6.12: driver.defines=TX_RING_SIZE=N changes it); it is a module parameter of fecsim's "
+                          "own driver only";
          }},
         {"soc.mac_address",
          [](const soc_config& c) -> std::string {

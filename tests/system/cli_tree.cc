@@ -353,6 +353,49 @@ START_TEST(test_tree_patch)
 }
 END_TEST
 
+// driver.defines: a macro of the driver's own files gets a new value on the
+// build's copy (the tree untouched), the results name the line and the old
+// value; a name that is not defined, defined twice or function-like is
+// refused naming the files or lines (exit 2).
+START_TEST(test_tree_defines)
+{
+    const std::string tree = make_tree("6.12", driver_with_probe("", "\tpr_info(GREETING);\n\treturn 0;"));
+    const std::string fec_h = tree + "/drivers/net/ethernet/freescale/fec.h";
+    const std::string h = "#include <linux/platform_device.h>\n#define GREETING\t\"stock\"\t/* said at probe */\n"
+                          "#define TWICE 1\n#define FN(x) (x)\n";
+    put(fec_h, h);
+    put(tree + "/drivers/net/ethernet/freescale/fec_ptp.c", "#include \"fec.h\"\n#define TWICE 2\n");
+    proc_result r = fecsim({"run", scenario(tree), "-q", "--out", g_tmp + "/res", "-o",
+                            "driver.defines=GREETING=\"defined\""});
+    // the synthetic driver registers no net device: the run stops after its probe
+    ck_assert_msg(r.status == 3, "exit %d: %s", r.status, r.err.c_str());
+    const std::string dir = only_subdir(only_subdir(g_tmp + "/res"));
+    ck_assert_msg(read_text(dir + "/sim.log").find("driver info: defined") != std::string::npos, "%s",
+                  read_text(dir + "/sim.log").c_str());
+    const std::string ver = read_text(dir + "/version.txt");
+    ck_assert_msg(ver.find("with patches or defines\n") != std::string::npos &&
+                      ver.find("  define fec.h:2 GREETING \"stock\" -> \"defined\"\n") != std::string::npos,
+                  "%s", ver.c_str());
+    ck_assert(read_text(fec_h) == h);
+    const struct {
+        const char* defines;
+        const char* says;
+    } bad[] = {
+        {"NOWHERE=1", "NOWHERE is not #defined in the driver's files (fec.h, fec_main.c, fec_ptp.c)"},
+        {"TWICE=3", "TWICE is #defined more than once (fec.h:3, fec_ptp.c:2): ambiguous, refused"},
+        {"FN=3", "FN at fec.h:4 is a function-like macro"},
+        {"GREETING", "'GREETING' is not NAME=VALUE with NAME a C identifier"},
+    };
+    for (const auto& b : bad) {
+        rm_rf(g_tmp + "/res");
+        r = fecsim({"run", scenario(tree), "-q", "--out", g_tmp + "/res", "-o",
+                    std::string("driver.defines=") + b.defines});
+        ck_assert_msg(r.status == 2 && r.err.find(b.says) != std::string::npos, "%s: exit %d: %s", b.defines,
+                      r.status, r.err.c_str());
+    }
+}
+END_TEST
+
 // A source tarball is a tree: its Makefile and driver files are extracted
 // once into the cache; a tarball without a kernel tree is refused.
 START_TEST(test_tree_tarball)
@@ -422,6 +465,7 @@ Suite* suite_cli_tree(void)
     tcase_add_test(tc, test_kernel_services);
     tcase_add_test(tc, test_docs_list_stop_on_call);
     tcase_add_test(tc, test_tree_patch);
+    tcase_add_test(tc, test_tree_defines);
     tcase_add_test(tc, test_bad_device_tree);
     tcase_add_test(tc, test_tree_tarball);
     suite_add_tcase(s, tc);
