@@ -105,6 +105,18 @@ void simhost_delay_ns(uint64_t ns)
         c->charge_ps(ns * models::PS_PER_NS, c->current_cat());
 }
 void simhost_sleep_ns(uint64_t ns) { simhost_delay_ns(ns); }
+// ASSUMPTION: one poll of a contended lock costs 100 core cycles (the
+// holder's line comes over the SCU: a coherent c2c transfer, 50-150 cycles
+// on a Cortex-A9 MPCore); the waiting core's time is the current category's.
+static const uint64_t k_spin_poll_cycles = 100;
+void simhost_spin_poll(void)
+{
+    core* c = core::current();
+    if (!c)
+        simhost_stop("a spinlock is held by a core while code outside the cores takes it");
+    c->charge(k_spin_poll_cycles, c->current_cat());
+    c->sync();
+}
 uint64_t simhost_time_ns(void)
 {
     core* c = core::current();

@@ -112,6 +112,9 @@ void simhost_atomic_enter(void);
 void simhost_atomic_leave(void);
 void simhost_cat_leave(int prev);
 void simhost_delay_ns(uint64_t ns);		/* busy wait (udelay) */
+/* One poll of a spinlock another core holds: its cost, then the other cores
+ * catch up to this core's time (so that the holder can release it). */
+void simhost_spin_poll(void);
 void simhost_sleep_ns(uint64_t ns);		/* the task sleeps (msleep) */
 uint64_t simhost_time_ns(void);			/* the core's current time */
 /* The run's timeline (--trace-events): whether it is recorded; the core's

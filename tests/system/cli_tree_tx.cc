@@ -179,6 +179,25 @@ START_TEST(test_udp_checksum_offload_on_the_wire)
 }
 END_TEST
 
+// A spinlock held by one core is waited for by another: with a 1024-entry
+// RX ring (FEC_ENET_RX_PAGES=512) fec_restart, under netif_tx_lock_bh at
+// link-up on core 0, still runs when the sender on core 1 first transmits,
+// and the sender spins until the lock is released (the run used to stop:
+// "spinlock taken twice").
+START_TEST(test_lock_contended_across_cores)
+{
+    if (!have_tree())
+        return;
+    const std::string dir = run_dir("scenarios/imx6q/upstream-6.12-tx.ini",
+                                    {"-o", "scenario.duration=5ms", "-o", "driver.defines=FEC_ENET_RX_PAGES=512"},
+                                    g_tmp + "/res");
+    const std::string st = read_text(dir + "/stats.txt");
+    const uint64_t frames = stat(st, "sink.frames");
+    ck_assert_msg(frames > 100, "only %llu frames sent", (unsigned long long)frames);
+    ck_assert_uint_eq(stat(st, "sink.verified"), frames);
+}
+END_TEST
+
 // The same with a driver patched not to clear the L4 checksum field
 // (fec_enet_clear_csum): the MAC sums over the stack's pseudo-header sum and
 // every frame leaves with a wrong UDP checksum, which the verifier and the
@@ -557,6 +576,7 @@ Suite* suite_cli_tree_tx(void)
     TCase* tc = tests_tcase("debian_tree_tx", TEST_TIMEOUT_SYSTEM * 2);
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_udp_checksum_offload_on_the_wire);
+    tcase_add_test(tc, test_lock_contended_across_cores);
     tcase_add_test(tc, test_uncleared_checksum_field_is_caught);
     tcase_add_test(tc, test_tx_lost_dma_address_is_a_leak);
     tcase_add_test(tc, test_tcp_tso);

@@ -9,6 +9,9 @@
 #include <linux/compiler.h>
 void simhost_atomic_enter(void);
 void simhost_atomic_leave(void);
+void simhost_spin_poll(void);
+int simhost_cpu(void);
+/* locked: 0, or the number of the core holding it plus one */
 typedef struct { int locked; } spinlock_t;
 typedef spinlock_t raw_spinlock_t;
 #define __SPIN_LOCK_UNLOCKED(x) { 0 }
