@@ -65,6 +65,10 @@ enet::enet(sc_core::sc_module_name nm, const enet_config& cfg)
     m_rx_slots.resize(cfg.rx_fifo_bytes / cfg.bus_bytes + 2);
     m_tx_slots.resize(cfg.tx_fifo_bytes / MIN_FRAME_BYTES + 2);
     m_burst.resize(cfg.burst_bytes);
+    if (cfg.bus_limit > 0) {
+        m_bus_ps_per_byte = 8e12 / cfg.bus_limit;
+        m_bus_tol_ps = (tick_t)std::llround(cfg.bus_limit_burst * m_bus_ps_per_byte);
+    }
     reset_regs();
 
     SC_METHOD(irq_method);
@@ -614,6 +618,26 @@ bool enet::dma_xfer(tlm::tlm_command cmd, uint64_t addr, uint8_t* p, unsigned le
     return false;
 }
 
+// Generic cell rate algorithm, the virtual-scheduling form of a token
+// bucket: m_bus_tat is when the path will have worked off the bytes granted
+// so far; a burst may start once that backlog, with its own bytes added, fits
+// in the tolerance (the bucket's depth). Shared by the RX and TX uDMA.
+void enet::bus_pace(uint32_t n)
+{
+    if (!m_bus_tol_ps)
+        return;
+    const tick_t now = now_ps();
+    const tick_t cost = (tick_t)std::llround(n * m_bus_ps_per_byte);
+    const tick_t tat = std::max(m_bus_tat, now);
+    const tick_t start = tat + cost > now + m_bus_tol_ps ? tat + cost - m_bus_tol_ps : now;
+    m_bus_tat = tat + cost;
+    if (start > now) {
+        m_stats.bus_waits++;
+        m_stats.bus_wait_ps += start - now;
+        wait(from_ps(start - now));
+    }
+}
+
 bool enet::read_bd(uint32_t addr, bd& b, mem::mem_txn& t)
 {
     uint8_t raw[BD_ENHANCED_BYTES];
@@ -1120,6 +1144,12 @@ void enet::rx_dma_thread()
                     if (!n)
                         continue;
                 }
+                // The bytes leave the FIFO once the path takes them (ERR004512).
+                bus_pace(n);
+                if (gen != m_gen) {
+                    aborted = true;
+                    break;
+                }
                 std::memset(m_burst.data(), 0, junk);
                 std::memcpy(m_burst.data() + junk, f.data.data() + fpos, m);
                 rx_settle();
@@ -1280,6 +1310,7 @@ void enet::tx_dma_thread()
             for (uint32_t off = 0; off < n;) {
                 const uint64_t a = (uint64_t)b.bufaddr + off;
                 const uint32_t c = std::min(n - off, m_cfg.burst_bytes - (uint32_t)(a % m_cfg.burst_bytes));
+                bus_pace(c);
                 dma_xfer(tlm::TLM_READ_COMMAND, a, dst + off, c, m_tx_txn);
                 off += c;
             }

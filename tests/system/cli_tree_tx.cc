@@ -245,8 +245,9 @@ START_TEST(test_tcp_tso)
 {
     if (!have_tree())
         return;
+    // 6 ms: the ENET's FIFO-to-fabric path (ERR004512) passes about 38.8 k segments/s.
     const std::string dir = run_dir("scenarios/regress-upstream/tx-1g-tcp-tso.ini",
-                                    {"-o", "scenario.duration=5ms", "--pcap"}, g_tmp + "/res");
+                                    {"-o", "scenario.duration=6ms", "--pcap"}, g_tmp + "/res");
     const std::string st = read_text(dir + "/stats.txt");
     const uint64_t frames = stat(st, "sink.frames");
     ck_assert_msg(frames > 200, "only %llu segments", (unsigned long long)frames);
