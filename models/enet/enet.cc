@@ -140,6 +140,12 @@ void enet::reset_regs()
     m_tipg = TIPG_RESET_VALUE;
     m_ftrl = FTRL_RESET_VALUE;
     m_tacc = m_racc = 0;
+    for (unsigned i = 0; i < 2; i++) {
+        m_ring_rdsr[i] = m_ring_tdsr[i] = m_ring_mrbr[i] = m_rcmr[i] = m_dmacfg[i] = 0;
+        m_ring_rxic[i] = m_ring_txic[i] = 0;
+        m_ring_rdar[i] = m_ring_tdar[i] = false;
+    }
+    m_qos = 0;
     std::memset(m_mib, 0, sizeof m_mib);
     m_rxic.reg = m_txic.reg = 0;
     m_rxic.frames = m_txic.frames = 0;
@@ -168,6 +174,8 @@ void enet::stop_datapath()
 {
     m_gen++;
     m_rdar = m_tdar = false;
+    for (unsigned i = 0; i < 2; i++)
+        m_ring_rdar[i] = m_ring_tdar[i] = false;
     for (unsigned i = 0; i < m_rx_count; i++)
         if (!rx_at(i).ov && !rx_at(i).written && !rx_at(i).writing)  // a frame whose last BD is in memory is the ring's
             m_stats.rx_flushed++;
@@ -242,6 +250,29 @@ uint32_t enet::reg_read(uint32_t off)
         if (m_cfg.has_coalesce)
             return off == REG_RXIC0 ? m_rxic.reg : m_txic.reg;
         break;
+    case REG_RDSR1: case REG_TDSR1: case REG_MRBR1: case REG_RDSR2: case REG_TDSR2: case REG_MRBR2:
+    case REG_RCMR1: case REG_RCMR2: case REG_DMA1CFG: case REG_DMA2CFG:
+    case REG_RDAR1: case REG_TDAR1: case REG_RDAR2: case REG_TDAR2:
+    case REG_RXIC1: case REG_RXIC2: case REG_TXIC1: case REG_TXIC2:
+        if (const unsigned r = ring_of(off)) {
+            const unsigned i = r - 1;
+            switch (off) {
+            case REG_RDSR1: case REG_RDSR2: return m_ring_rdsr[i];
+            case REG_TDSR1: case REG_TDSR2: return m_ring_tdsr[i];
+            case REG_MRBR1: case REG_MRBR2: return m_ring_mrbr[i];
+            case REG_RCMR1: case REG_RCMR2: return m_rcmr[i];
+            case REG_DMA1CFG: case REG_DMA2CFG: return m_dmacfg[i];
+            case REG_RDAR1: case REG_RDAR2: return m_ring_rdar[i] ? RDAR_ACTIVE : 0;
+            case REG_TDAR1: case REG_TDAR2: return m_ring_tdar[i] ? TDAR_ACTIVE : 0;
+            case REG_RXIC1: case REG_RXIC2: return m_ring_rxic[i];
+            default: return m_ring_txic[i];
+            }
+        }
+        break;
+    case REG_QOS:
+        if (m_cfg.queues > 1)
+            return m_qos;
+        break;
     case REG_ATCR: return m_atcr;
     case REG_ATVR: return m_atvr;
     case REG_ATOFF: return m_atoff;
@@ -252,6 +283,24 @@ uint32_t enet::reg_read(uint32_t off)
     }
     sim_log(log_level::unimp, name(), "read of unimplemented register 0x%03x (reads 0)", off);
     return 0;
+}
+
+unsigned enet::ring_of(uint32_t off) const
+{
+    unsigned r = 0;
+    switch (off) {
+    case REG_RDSR1: case REG_TDSR1: case REG_MRBR1: case REG_RCMR1: case REG_DMA1CFG: case REG_RDAR1: case REG_TDAR1:
+    case REG_RXIC1: case REG_TXIC1:
+        r = 1;
+        break;
+    case REG_RDSR2: case REG_TDSR2: case REG_MRBR2: case REG_RCMR2: case REG_DMA2CFG: case REG_RDAR2: case REG_TDAR2:
+    case REG_RXIC2: case REG_TXIC2:
+        r = 2;
+        break;
+    default: return 0;
+    }
+    const bool coal = off == REG_RXIC1 || off == REG_RXIC2 || off == REG_TXIC1 || off == REG_TXIC2;
+    return r < m_cfg.queues && (!coal || m_cfg.has_coalesce) ? r : 0;
 }
 
 uint32_t enet::at_counter() const
@@ -312,7 +361,7 @@ void enet::reg_write(uint32_t off, uint32_t v)
         update_irq();
         return;
     case REG_EIMR:
-        m_eimr = v & EIR_IMPL_MASK;
+        m_eimr = v & (EIR_IMPL_MASK | (m_cfg.queues > 1 ? (uint32_t)EIR_RING_MASK : 0u));
         note_rxf_mask();
         update_irq();
         return;
@@ -420,6 +469,44 @@ void enet::reg_write(uint32_t off, uint32_t v)
         if (v & RACC_PADREM)
             sim_log(log_level::unimp, name(), "RACC.PADREM (padding removal) not modelled");
         return;
+    case REG_RDSR1: case REG_TDSR1: case REG_MRBR1: case REG_RDSR2: case REG_TDSR2: case REG_MRBR2:
+    case REG_RCMR1: case REG_RCMR2: case REG_DMA1CFG: case REG_DMA2CFG:
+    case REG_RDAR1: case REG_TDAR1: case REG_RDAR2: case REG_TDAR2:
+    case REG_RXIC1: case REG_RXIC2: case REG_TXIC1: case REG_TXIC2:
+        if (const unsigned r = ring_of(off)) {
+            const unsigned i = r - 1;
+            switch (off) {
+            case REG_RDSR1: case REG_RDSR2: m_ring_rdsr[i] = v & ~7u; return;
+            case REG_TDSR1: case REG_TDSR2: m_ring_tdsr[i] = v & ~7u; return;
+            case REG_MRBR1: case REG_MRBR2: m_ring_mrbr[i] = v & 0x3FF0; return;
+            case REG_RCMR1: case REG_RCMR2: m_rcmr[i] = v & 0x00017777u; return;
+            case REG_DMA1CFG: case REG_DMA2CFG: m_dmacfg[i] = v & 0x0001FFFFu; return;
+            case REG_RXIC1: case REG_RXIC2: m_ring_rxic[i] = v & (IC_EN | IC_CS | IC_FT_MASK | IC_TT_MASK); return;
+            case REG_TXIC1: case REG_TXIC2: m_ring_txic[i] = v & (IC_EN | IC_CS | IC_FT_MASK | IC_TT_MASK); return;
+            case REG_RDAR1: case REG_RDAR2:
+                // Untagged frames are ring 0's (RCMR matches VLAN priorities): the ring waits.
+                if (m_ecr & ECR_ETHEREN)
+                    m_ring_rdar[i] = true;
+                return;
+            default:  // TDAR1/2
+                if (!(m_ecr & ECR_ETHEREN))
+                    return;
+                m_ring_tdar[i] = true;
+                if (!m_ring_tx_warned) {
+                    m_ring_tx_warned = true;
+                    sim_log(log_level::unimp, name(),
+                            "TDAR%u written: transmission from rings 1 and 2 is not modelled (frames stay in the ring)", r);
+                }
+                return;
+            }
+        }
+        break;
+    case REG_QOS:
+        if (m_cfg.queues > 1) {
+            m_qos = v & 0x3;
+            return;
+        }
+        break;
     case REG_RXIC0:
     case REG_TXIC0:
         if (m_cfg.has_coalesce) {

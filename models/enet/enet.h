@@ -251,6 +251,12 @@ private:
     uint32_t m_tipg = TIPG_RESET_VALUE, m_ftrl = FTRL_RESET_VALUE, m_tacc = 0, m_racc = 0;
     uint32_t m_mib[MIB_WORDS] = {};
     bool m_rdar = false, m_tdar = false;
+    // Rings 1 and 2 (index 0, 1), queues >= 2: registers only; frames use ring 0.
+    uint32_t m_ring_rdsr[2] = {}, m_ring_tdsr[2] = {}, m_ring_mrbr[2] = {}, m_rcmr[2] = {}, m_dmacfg[2] = {};
+    uint32_t m_ring_rxic[2] = {}, m_ring_txic[2] = {}, m_qos = 0;
+    bool m_ring_rdar[2] = {}, m_ring_tdar[2] = {}, m_ring_tx_warned = false;
+    // The ring (1 or 2) whose register is at off, 0 if none or the ring does not exist.
+    unsigned ring_of(uint32_t off) const;
     coalescer m_rxic, m_txic;
 
     // irq output pipeline

@@ -178,12 +178,23 @@ int of_alias_get_id(struct device_node *np, const char *stem)
 	return -ENODEV;
 }
 
+/* The entry naming the node's most specific compatible: the one that comes
+ * first in the node's compatible list, whatever the table's order (an
+ * "fsl,imx6ul-fec", "fsl,imx6q-fec" node matches the imx6ul entry). */
 const struct of_device_id *of_match_node(const struct of_device_id *matches, const struct device_node *node)
 {
-	for (; matches && matches->compatible[0]; matches++)
-		if (of_device_is_compatible(node, matches->compatible))
-			return matches;
-	return NULL;
+	const struct of_device_id *best = NULL;
+	int best_idx = 0;
+	if (!node || !g_fdt)
+		return NULL;
+	for (; matches && matches->compatible[0]; matches++) {
+		int idx = fdt_stringlist_search(g_fdt, node->offset, "compatible", matches->compatible);
+		if (idx >= 0 && (!best || idx < best_idx)) {
+			best = matches;
+			best_idx = idx;
+		}
+	}
+	return best;
 }
 
 const struct of_device_id *of_match_device(const struct of_device_id *matches, const struct device *dev)
