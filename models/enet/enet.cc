@@ -212,6 +212,8 @@ uint32_t enet::reg_read(uint32_t off)
         rx_settle();  // overflow of the arriving frame is found lazily
         return m_mib[(off - REG_MIB_FIRST) / 4];
     }
+    if (const unsigned r = ring_of(off))
+        return ring_read(off, r - 1);
     switch (off) {
     case REG_EIR: return m_eir;
     case REG_EIMR: return m_eimr;
@@ -250,25 +252,6 @@ uint32_t enet::reg_read(uint32_t off)
         if (m_cfg.has_coalesce)
             return off == REG_RXIC0 ? m_rxic.reg : m_txic.reg;
         break;
-    case REG_RDSR1: case REG_TDSR1: case REG_MRBR1: case REG_RDSR2: case REG_TDSR2: case REG_MRBR2:
-    case REG_RCMR1: case REG_RCMR2: case REG_DMA1CFG: case REG_DMA2CFG:
-    case REG_RDAR1: case REG_TDAR1: case REG_RDAR2: case REG_TDAR2:
-    case REG_RXIC1: case REG_RXIC2: case REG_TXIC1: case REG_TXIC2:
-        if (const unsigned r = ring_of(off)) {
-            const unsigned i = r - 1;
-            switch (off) {
-            case REG_RDSR1: case REG_RDSR2: return m_ring_rdsr[i];
-            case REG_TDSR1: case REG_TDSR2: return m_ring_tdsr[i];
-            case REG_MRBR1: case REG_MRBR2: return m_ring_mrbr[i];
-            case REG_RCMR1: case REG_RCMR2: return m_rcmr[i];
-            case REG_DMA1CFG: case REG_DMA2CFG: return m_dmacfg[i];
-            case REG_RDAR1: case REG_RDAR2: return m_ring_rdar[i] ? RDAR_ACTIVE : 0;
-            case REG_TDAR1: case REG_TDAR2: return m_ring_tdar[i] ? TDAR_ACTIVE : 0;
-            case REG_RXIC1: case REG_RXIC2: return m_ring_rxic[i];
-            default: return m_ring_txic[i];
-            }
-        }
-        break;
     case REG_QOS:
         if (m_cfg.queues > 1)
             return m_qos;
@@ -303,6 +286,49 @@ unsigned enet::ring_of(uint32_t off) const
     return r < m_cfg.queues && (!coal || m_cfg.has_coalesce) ? r : 0;
 }
 
+uint32_t enet::ring_read(uint32_t off, unsigned i) const
+{
+    switch (off) {
+    case REG_RDSR1: case REG_RDSR2: return m_ring_rdsr[i];
+    case REG_TDSR1: case REG_TDSR2: return m_ring_tdsr[i];
+    case REG_MRBR1: case REG_MRBR2: return m_ring_mrbr[i];
+    case REG_RCMR1: case REG_RCMR2: return m_rcmr[i];
+    case REG_DMA1CFG: case REG_DMA2CFG: return m_dmacfg[i];
+    case REG_RDAR1: case REG_RDAR2: return m_ring_rdar[i] ? RDAR_ACTIVE : 0;
+    case REG_TDAR1: case REG_TDAR2: return m_ring_tdar[i] ? TDAR_ACTIVE : 0;
+    case REG_RXIC1: case REG_RXIC2: return m_ring_rxic[i];
+    default: return m_ring_txic[i];
+    }
+}
+
+void enet::ring_write(uint32_t off, unsigned i, uint32_t v)
+{
+    switch (off) {
+    case REG_RDSR1: case REG_RDSR2: m_ring_rdsr[i] = v & ~7u; return;
+    case REG_TDSR1: case REG_TDSR2: m_ring_tdsr[i] = v & ~7u; return;
+    case REG_MRBR1: case REG_MRBR2: m_ring_mrbr[i] = v & 0x3FF0; return;
+    case REG_RCMR1: case REG_RCMR2: m_rcmr[i] = v & 0x00017777u; return;
+    case REG_DMA1CFG: case REG_DMA2CFG: m_dmacfg[i] = v & 0x0001FFFFu; return;
+    case REG_RXIC1: case REG_RXIC2: m_ring_rxic[i] = v & (IC_EN | IC_CS | IC_FT_MASK | IC_TT_MASK); return;
+    case REG_TXIC1: case REG_TXIC2: m_ring_txic[i] = v & (IC_EN | IC_CS | IC_FT_MASK | IC_TT_MASK); return;
+    case REG_RDAR1: case REG_RDAR2:
+        // Untagged frames are ring 0's (RCMR matches VLAN priorities): the ring waits.
+        if (m_ecr & ECR_ETHEREN)
+            m_ring_rdar[i] = true;
+        return;
+    default:  // TDAR1/2
+        if (!(m_ecr & ECR_ETHEREN))
+            return;
+        m_ring_tdar[i] = true;
+        if (!m_ring_tx_warned) {
+            m_ring_tx_warned = true;
+            sim_log(log_level::unimp, name(),
+                    "TDAR%u written: transmission from rings 1 and 2 is not modelled (frames stay in the ring)", i + 1);
+        }
+        return;
+    }
+}
+
 uint32_t enet::at_counter() const
 {
     uint64_t c = m_at_base;
@@ -324,6 +350,10 @@ void enet::reg_write(uint32_t off, uint32_t v)
 {
     late_catch_up(true);
     SIM_TRACE(TRACE_MAC, name(), "write 0x%03x = 0x%08x", off, v);
+    if (const unsigned r = ring_of(off)) {
+        ring_write(off, r - 1, v);
+        return;
+    }
     switch (off) {
     case REG_ATCR:
         at_rebase();  // the counter so far counts with the old enable
@@ -469,38 +499,6 @@ void enet::reg_write(uint32_t off, uint32_t v)
         if (v & RACC_PADREM)
             sim_log(log_level::unimp, name(), "RACC.PADREM (padding removal) not modelled");
         return;
-    case REG_RDSR1: case REG_TDSR1: case REG_MRBR1: case REG_RDSR2: case REG_TDSR2: case REG_MRBR2:
-    case REG_RCMR1: case REG_RCMR2: case REG_DMA1CFG: case REG_DMA2CFG:
-    case REG_RDAR1: case REG_TDAR1: case REG_RDAR2: case REG_TDAR2:
-    case REG_RXIC1: case REG_RXIC2: case REG_TXIC1: case REG_TXIC2:
-        if (const unsigned r = ring_of(off)) {
-            const unsigned i = r - 1;
-            switch (off) {
-            case REG_RDSR1: case REG_RDSR2: m_ring_rdsr[i] = v & ~7u; return;
-            case REG_TDSR1: case REG_TDSR2: m_ring_tdsr[i] = v & ~7u; return;
-            case REG_MRBR1: case REG_MRBR2: m_ring_mrbr[i] = v & 0x3FF0; return;
-            case REG_RCMR1: case REG_RCMR2: m_rcmr[i] = v & 0x00017777u; return;
-            case REG_DMA1CFG: case REG_DMA2CFG: m_dmacfg[i] = v & 0x0001FFFFu; return;
-            case REG_RXIC1: case REG_RXIC2: m_ring_rxic[i] = v & (IC_EN | IC_CS | IC_FT_MASK | IC_TT_MASK); return;
-            case REG_TXIC1: case REG_TXIC2: m_ring_txic[i] = v & (IC_EN | IC_CS | IC_FT_MASK | IC_TT_MASK); return;
-            case REG_RDAR1: case REG_RDAR2:
-                // Untagged frames are ring 0's (RCMR matches VLAN priorities): the ring waits.
-                if (m_ecr & ECR_ETHEREN)
-                    m_ring_rdar[i] = true;
-                return;
-            default:  // TDAR1/2
-                if (!(m_ecr & ECR_ETHEREN))
-                    return;
-                m_ring_tdar[i] = true;
-                if (!m_ring_tx_warned) {
-                    m_ring_tx_warned = true;
-                    sim_log(log_level::unimp, name(),
-                            "TDAR%u written: transmission from rings 1 and 2 is not modelled (frames stay in the ring)", r);
-                }
-                return;
-            }
-        }
-        break;
     case REG_QOS:
         if (m_cfg.queues > 1) {
             m_qos = v & 0x3;

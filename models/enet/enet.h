@@ -257,6 +257,8 @@ private:
     bool m_ring_rdar[2] = {}, m_ring_tdar[2] = {}, m_ring_tx_warned = false;
     // The ring (1 or 2) whose register is at off, 0 if none or the ring does not exist.
     unsigned ring_of(uint32_t off) const;
+    uint32_t ring_read(uint32_t off, unsigned i) const;      // i = ring - 1
+    void ring_write(uint32_t off, unsigned i, uint32_t v);
     coalescer m_rxic, m_txic;
 
     // irq output pipeline

@@ -270,6 +270,7 @@ END_TEST
 
 // Other SoCs' ENET nodes (scenarios/profiles/<soc>.dts) with the 6.12 driver:
 // each probes through the match-table entry of its most specific compatible
+// (shim_of_prefer_compatible)
 // (fec_imx8mq_info for the i.MX8MM's "fsl,imx8mm-fec", "fsl,imx8mq-fec",
 // "fsl,imx6sx-fec"; fec_imx6ul_info, not fec_imx6q_info, for the i.MX6UL's
 // "fsl,imx6ul-fec", "fsl,imx6q-fec"; fec_mvf600_info for the Vybrid), opens,

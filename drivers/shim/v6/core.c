@@ -184,7 +184,7 @@ char *strncpy(char *d, const char *s, size_t n)
 static int (*g_initcall)(void);
 static struct platform_driver *g_pdrv;
 static struct platform_device g_pdev;
-static struct resource g_res[5];	/* regs, int0, pps; or regs, int0..int2, pps */
+static struct resource g_res[3];	/* regs, int0, pps */
 
 void shim_register_initcall(int (*fn)(void), void (*exit_fn)(void))
 {
@@ -245,22 +245,33 @@ int platform_get_irq_byname(struct platform_device *pdev, const char *name)
 	return irq;
 }
 
+/* The board's ENET node: the one compatible with b->of_compatible, else
+ * the first node any entry of the driver's match table names (an i.MX8MM
+ * node lists "fsl,imx8mm-fec", "fsl,imx8mq-fec", "fsl,imx6sx-fec"; a Vybrid
+ * one "fsl,mvf600-fec"); its compatible made to match as the kernel would
+ * (shim_of_prefer_compatible). Board set-up: uncosted. */
+static FECSIM_UNCOSTED struct device_node *board_node(const char *compat)
+{
+	struct device_node *np = shim_of_find_compatible(compat);
+	for (const struct of_device_id *m = g_pdrv->driver.of_match_table; !np && m && m->compatible[0]; m++)
+		np = shim_of_find_compatible(m->compatible);
+	if (np)
+		shim_of_prefer_compatible(np, g_pdrv->driver.of_match_table);
+	return np;
+}
+
 /* The board's device from its device-tree node: the register block
- * (reg), the interrupts (GIC SPIs, named by interrupt-names; up to 4, as
- * the multi-queue ENETs have: int0..int2 and pps) as resources; the first
- * interrupt is the line the model wires to the core. The node is the one
- * compatible with b->of_compatible, else the first node any entry of the
- * driver's match table names (an i.MX8MM node lists "fsl,imx8mm-fec",
- * "fsl,imx8mq-fec", "fsl,imx6sx-fec"; a Vybrid one "fsl,mvf600-fec"). */
+ * (reg), the interrupts (GIC SPIs, named by interrupt-names) as resources;
+ * the first interrupt is the line the model wires to the core. Two at most:
+ * of a multi-queue node's four (int0..int2, pps) the driver then takes the
+ * first as int0 and the second as pps; every event of the model comes on
+ * the first line anyway. */
 static int pdev_from_tree(const struct fecsim_v6_board *b)
 {
-	struct device_node *np = shim_of_find_compatible(b->of_compatible);
-	u32 reg[2], irqs[3 * 4];
+	struct device_node *np = board_node(b->of_compatible);
+	u32 reg[2], irqs[3 * 2];
 	int len, n;
 	const char *names;
-	const struct of_device_id *m = g_pdrv->driver.of_match_table;
-	for (; !np && m && m->compatible[0]; m++)
-		np = shim_of_find_compatible(m->compatible);
 	if (!np)
 		return -ENODEV;
 	if (of_property_read_u32_array(np, "reg", reg, 2))
@@ -270,7 +281,7 @@ static int pdev_from_tree(const struct fecsim_v6_board *b)
 	g_pdev.num_resources = 1;
 	if (!of_get_property(np, "interrupts", &len))
 		return -EINVAL;
-	n = len / 12 < 4 ? len / 12 : 4;
+	n = len / 12 < 2 ? len / 12 : 2;
 	if (of_property_read_u32_array(np, "interrupts", irqs, 3 * n))
 		return -EINVAL;
 	names = of_get_property(np, "interrupt-names", &len);
