@@ -65,6 +65,10 @@ enet::enet(sc_core::sc_module_name nm, const enet_config& cfg)
     m_rx_slots.resize(cfg.rx_fifo_bytes / cfg.bus_bytes + 2);
     m_tx_slots.resize(cfg.tx_fifo_bytes / MIN_FRAME_BYTES + 2);
     m_burst.resize(cfg.burst_bytes);
+    if (cfg.bus_limit > 0) {
+        m_bus_ps_per_byte = 8e12 / cfg.bus_limit;
+        m_bus_tol_ps = (tick_t)std::llround(cfg.bus_limit_burst * m_bus_ps_per_byte);
+    }
     reset_regs();
 
     SC_METHOD(irq_method);
@@ -136,6 +140,12 @@ void enet::reset_regs()
     m_tipg = TIPG_RESET_VALUE;
     m_ftrl = FTRL_RESET_VALUE;
     m_tacc = m_racc = 0;
+    for (unsigned i = 0; i < 2; i++) {
+        m_ring_rdsr[i] = m_ring_tdsr[i] = m_ring_mrbr[i] = m_rcmr[i] = m_dmacfg[i] = 0;
+        m_ring_rxic[i] = m_ring_txic[i] = 0;
+        m_ring_rdar[i] = m_ring_tdar[i] = false;
+    }
+    m_qos = 0;
     std::memset(m_mib, 0, sizeof m_mib);
     m_rxic.reg = m_txic.reg = 0;
     m_rxic.frames = m_txic.frames = 0;
@@ -164,6 +174,8 @@ void enet::stop_datapath()
 {
     m_gen++;
     m_rdar = m_tdar = false;
+    for (unsigned i = 0; i < 2; i++)
+        m_ring_rdar[i] = m_ring_tdar[i] = false;
     for (unsigned i = 0; i < m_rx_count; i++)
         if (!rx_at(i).ov && !rx_at(i).written && !rx_at(i).writing)  // a frame whose last BD is in memory is the ring's
             m_stats.rx_flushed++;
@@ -200,6 +212,8 @@ uint32_t enet::reg_read(uint32_t off)
         rx_settle();  // overflow of the arriving frame is found lazily
         return m_mib[(off - REG_MIB_FIRST) / 4];
     }
+    if (const unsigned r = ring_of(off))
+        return ring_read(off, r - 1);
     switch (off) {
     case REG_EIR: return m_eir;
     case REG_EIMR: return m_eimr;
@@ -238,6 +252,10 @@ uint32_t enet::reg_read(uint32_t off)
         if (m_cfg.has_coalesce)
             return off == REG_RXIC0 ? m_rxic.reg : m_txic.reg;
         break;
+    case REG_QOS:
+        if (m_cfg.queues > 1)
+            return m_qos;
+        break;
     case REG_ATCR: return m_atcr;
     case REG_ATVR: return m_atvr;
     case REG_ATOFF: return m_atoff;
@@ -248,6 +266,67 @@ uint32_t enet::reg_read(uint32_t off)
     }
     sim_log(log_level::unimp, name(), "read of unimplemented register 0x%03x (reads 0)", off);
     return 0;
+}
+
+unsigned enet::ring_of(uint32_t off) const
+{
+    unsigned r = 0;
+    switch (off) {
+    case REG_RDSR1: case REG_TDSR1: case REG_MRBR1: case REG_RCMR1: case REG_DMA1CFG: case REG_RDAR1: case REG_TDAR1:
+    case REG_RXIC1: case REG_TXIC1:
+        r = 1;
+        break;
+    case REG_RDSR2: case REG_TDSR2: case REG_MRBR2: case REG_RCMR2: case REG_DMA2CFG: case REG_RDAR2: case REG_TDAR2:
+    case REG_RXIC2: case REG_TXIC2:
+        r = 2;
+        break;
+    default: return 0;
+    }
+    const bool coal = off == REG_RXIC1 || off == REG_RXIC2 || off == REG_TXIC1 || off == REG_TXIC2;
+    return r < m_cfg.queues && (!coal || m_cfg.has_coalesce) ? r : 0;
+}
+
+uint32_t enet::ring_read(uint32_t off, unsigned i) const
+{
+    switch (off) {
+    case REG_RDSR1: case REG_RDSR2: return m_ring_rdsr[i];
+    case REG_TDSR1: case REG_TDSR2: return m_ring_tdsr[i];
+    case REG_MRBR1: case REG_MRBR2: return m_ring_mrbr[i];
+    case REG_RCMR1: case REG_RCMR2: return m_rcmr[i];
+    case REG_DMA1CFG: case REG_DMA2CFG: return m_dmacfg[i];
+    case REG_RDAR1: case REG_RDAR2: return m_ring_rdar[i] ? RDAR_ACTIVE : 0;
+    case REG_TDAR1: case REG_TDAR2: return m_ring_tdar[i] ? TDAR_ACTIVE : 0;
+    case REG_RXIC1: case REG_RXIC2: return m_ring_rxic[i];
+    default: return m_ring_txic[i];
+    }
+}
+
+void enet::ring_write(uint32_t off, unsigned i, uint32_t v)
+{
+    switch (off) {
+    case REG_RDSR1: case REG_RDSR2: m_ring_rdsr[i] = v & ~7u; return;
+    case REG_TDSR1: case REG_TDSR2: m_ring_tdsr[i] = v & ~7u; return;
+    case REG_MRBR1: case REG_MRBR2: m_ring_mrbr[i] = v & 0x3FF0; return;
+    case REG_RCMR1: case REG_RCMR2: m_rcmr[i] = v & 0x00017777u; return;
+    case REG_DMA1CFG: case REG_DMA2CFG: m_dmacfg[i] = v & 0x0001FFFFu; return;
+    case REG_RXIC1: case REG_RXIC2: m_ring_rxic[i] = v & (IC_EN | IC_CS | IC_FT_MASK | IC_TT_MASK); return;
+    case REG_TXIC1: case REG_TXIC2: m_ring_txic[i] = v & (IC_EN | IC_CS | IC_FT_MASK | IC_TT_MASK); return;
+    case REG_RDAR1: case REG_RDAR2:
+        // Untagged frames are ring 0's (RCMR matches VLAN priorities): the ring waits.
+        if (m_ecr & ECR_ETHEREN)
+            m_ring_rdar[i] = true;
+        return;
+    default:  // TDAR1/2
+        if (!(m_ecr & ECR_ETHEREN))
+            return;
+        m_ring_tdar[i] = true;
+        if (!m_ring_tx_warned) {
+            m_ring_tx_warned = true;
+            sim_log(log_level::unimp, name(),
+                    "TDAR%u written: transmission from rings 1 and 2 is not modelled (frames stay in the ring)", i + 1);
+        }
+        return;
+    }
 }
 
 uint32_t enet::at_counter() const
@@ -271,6 +350,10 @@ void enet::reg_write(uint32_t off, uint32_t v)
 {
     late_catch_up(true);
     SIM_TRACE(TRACE_MAC, name(), "write 0x%03x = 0x%08x", off, v);
+    if (const unsigned r = ring_of(off)) {
+        ring_write(off, r - 1, v);
+        return;
+    }
     switch (off) {
     case REG_ATCR:
         at_rebase();  // the counter so far counts with the old enable
@@ -308,7 +391,7 @@ void enet::reg_write(uint32_t off, uint32_t v)
         update_irq();
         return;
     case REG_EIMR:
-        m_eimr = v & EIR_IMPL_MASK;
+        m_eimr = v & (EIR_IMPL_MASK | (m_cfg.queues > 1 ? (uint32_t)EIR_RING_MASK : 0u));
         note_rxf_mask();
         update_irq();
         return;
@@ -416,6 +499,12 @@ void enet::reg_write(uint32_t off, uint32_t v)
         if (v & RACC_PADREM)
             sim_log(log_level::unimp, name(), "RACC.PADREM (padding removal) not modelled");
         return;
+    case REG_QOS:
+        if (m_cfg.queues > 1) {
+            m_qos = v & 0x3;
+            return;
+        }
+        break;
     case REG_RXIC0:
     case REG_TXIC0:
         if (m_cfg.has_coalesce) {
@@ -612,6 +701,26 @@ bool enet::dma_xfer(tlm::tlm_command cmd, uint64_t addr, uint8_t* p, unsigned le
     if (then_ps)
         wait(from_ps(then_ps));
     return false;
+}
+
+// Generic cell rate algorithm, the virtual-scheduling form of a token
+// bucket: m_bus_tat is when the path will have worked off the bytes granted
+// so far; a burst may start once that backlog, with its own bytes added, fits
+// in the tolerance (the bucket's depth). Shared by the RX and TX uDMA.
+void enet::bus_pace(uint32_t n)
+{
+    if (!m_bus_tol_ps)
+        return;
+    const tick_t now = now_ps();
+    const tick_t cost = (tick_t)std::llround(n * m_bus_ps_per_byte);
+    const tick_t tat = std::max(m_bus_tat, now);
+    const tick_t start = tat + cost > now + m_bus_tol_ps ? tat + cost - m_bus_tol_ps : now;
+    m_bus_tat = tat + cost;
+    if (start > now) {
+        m_stats.bus_waits++;
+        m_stats.bus_wait_ps += start - now;
+        wait(from_ps(start - now));
+    }
 }
 
 bool enet::read_bd(uint32_t addr, bd& b, mem::mem_txn& t)
@@ -1120,6 +1229,12 @@ void enet::rx_dma_thread()
                     if (!n)
                         continue;
                 }
+                // The bytes leave the FIFO once the path takes them (ERR004512).
+                bus_pace(n);
+                if (gen != m_gen) {
+                    aborted = true;
+                    break;
+                }
                 std::memset(m_burst.data(), 0, junk);
                 std::memcpy(m_burst.data() + junk, f.data.data() + fpos, m);
                 rx_settle();
@@ -1280,6 +1395,7 @@ void enet::tx_dma_thread()
             for (uint32_t off = 0; off < n;) {
                 const uint64_t a = (uint64_t)b.bufaddr + off;
                 const uint32_t c = std::min(n - off, m_cfg.burst_bytes - (uint32_t)(a % m_cfg.burst_bytes));
+                bus_pace(c);
                 dma_xfer(tlm::TLM_READ_COMMAND, a, dst + off, c, m_tx_txn);
                 off += c;
             }

@@ -24,6 +24,8 @@
 //  - TX: a TDAR write starts a BD walk; READY frames are read into the TX FIFO
 //    (store and forward), sent at line rate with TIPG, and written back after
 //    their last byte; ERR006358 as a profile switch;
+//  - ERR004512: RX and TX data bursts share a FIFO-to-fabric path of
+//    bus_limit bit/s (token bucket of bus_limit_burst bytes, bus_pace());
 //  - irq = (EIR & EIMR) != 0 after irq_latency_cycles; RXIC0/TXIC0 coalescing
 //    when has_coalesce.
 //  - TX checksum insertion: IPv4 header and TCP/UDP checksums by the enhanced
@@ -190,6 +192,14 @@ private:
     // One uDMA transaction at now; returns when it is done, then_ps later
     // (the uDMA's own work after it: one wait for both).
     bool dma_xfer(tlm::tlm_command cmd, uint64_t addr, uint8_t* p, unsigned len, mem::mem_txn& t, tick_t then_ps = 0);
+    // ERR004512: a data burst of n bytes between a FIFO and the fabric waits
+    // until the shared path has credit for it (token bucket of
+    // bus_limit_burst bytes refilled at bus_limit; no wait while credit
+    // lasts, none at all with bus_limit 0). Returns after that wait.
+    void bus_pace(uint32_t n);
+    tick_t m_bus_tat = 0;        // the bucket's theoretical arrival time (GCRA): empty of debt from here on
+    double m_bus_ps_per_byte = 0; // path time of one byte, ps (0: no limit)
+    tick_t m_bus_tol_ps = 0;      // bus_limit_burst bytes of path time
     bool read_bd(uint32_t addr, bd& b, mem::mem_txn& t);
     bool write_bd(uint32_t addr, const bd& b, mem::mem_txn& t);
     bool enhanced() const;
@@ -241,6 +251,14 @@ private:
     uint32_t m_tipg = TIPG_RESET_VALUE, m_ftrl = FTRL_RESET_VALUE, m_tacc = 0, m_racc = 0;
     uint32_t m_mib[MIB_WORDS] = {};
     bool m_rdar = false, m_tdar = false;
+    // Rings 1 and 2 (index 0, 1), queues >= 2: registers only; frames use ring 0.
+    uint32_t m_ring_rdsr[2] = {}, m_ring_tdsr[2] = {}, m_ring_mrbr[2] = {}, m_rcmr[2] = {}, m_dmacfg[2] = {};
+    uint32_t m_ring_rxic[2] = {}, m_ring_txic[2] = {}, m_qos = 0;
+    bool m_ring_rdar[2] = {}, m_ring_tdar[2] = {}, m_ring_tx_warned = false;
+    // The ring (1 or 2) whose register is at off, 0 if none or the ring does not exist.
+    unsigned ring_of(uint32_t off) const;
+    uint32_t ring_read(uint32_t off, unsigned i) const;      // i = ring - 1
+    void ring_write(uint32_t off, unsigned i, uint32_t v);
     coalescer m_rxic, m_txic;
 
     // irq output pipeline

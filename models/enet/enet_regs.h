@@ -30,12 +30,32 @@ enum reg : uint32_t {
     REG_PAUR = 0x0E8,  // station address bytes 4..5 (bits 31:16); type 0x8808 in 15:0
     REG_OPD = 0x0EC,   // opcode (31:16) and pause duration in quanta (15:0)
     REG_TXIC0 = 0x0F0, // TX interrupt coalescing (only with has_coalesce)
+    REG_TXIC1 = 0x0F4, // ... of TX ring 1 and 2 (has_coalesce and queues >= 2, 3)
+    REG_TXIC2 = 0x0F8,
     REG_RXIC0 = 0x100, // RX interrupt coalescing (only with has_coalesce)
+    REG_RXIC1 = 0x104, // ... of RX ring 1 and 2 (has_coalesce and queues >= 2, 3)
+    REG_RXIC2 = 0x108,
     REG_IAUR = 0x118,  // individual (unicast) hash, upper 32 bits
     REG_IALR = 0x11C,  // individual (unicast) hash, lower 32 bits
     REG_GAUR = 0x120,  // group (multicast) hash, upper 32 bits
     REG_GALR = 0x124,  // group (multicast) hash, lower 32 bits
     REG_TFWR = 0x144,  // TX FIFO watermark and store-and-forward
+    // Rings 1 and 2 of the multi-queue ENET (queues >= 2, 3; docs/sources.md §1.7).
+    REG_RDSR1 = 0x160, // RX descriptor ring 1 start
+    REG_TDSR1 = 0x164, // TX descriptor ring 1 start
+    REG_MRBR1 = 0x168, // maximum RX buffer size of ring 1
+    REG_RDSR2 = 0x16C,
+    REG_TDSR2 = 0x170,
+    REG_MRBR2 = 0x174,
+    REG_RCMR1 = 0x1C8, // RX classification match of ring 1: MATCHEN bit 16, four 3-bit VLAN priorities
+    REG_RCMR2 = 0x1CC,
+    REG_DMA1CFG = 0x1D8, // TX ring 1 class: DMA_CLASS_EN bit 16, IDLE_SLOPE bits 15:0
+    REG_DMA2CFG = 0x1DC,
+    REG_RDAR1 = 0x1E0, // RX descriptor active of ring 1 (bit 24)
+    REG_TDAR1 = 0x1E4,
+    REG_RDAR2 = 0x1E8,
+    REG_TDAR2 = 0x1EC,
+    REG_QOS = 0x1F0,   // TX scheduling scheme of the rings
     REG_RDSR = 0x180,  // RX descriptor ring start
     REG_TDSR = 0x184,  // TX descriptor ring start
     REG_MRBR = 0x188,  // maximum RX buffer size (bits 13:4)
@@ -147,6 +167,7 @@ enum eir_bit : uint32_t {
     EIR_TS_AVAIL = 1u << 16, // TX timestamp available
     EIR_TS_TIMER = 1u << 15, // 1588 timer wrapped
     EIR_IMPL_MASK = 0xFFFF8000u,  // bits that exist on i.MX6Q (no AVB ring bits)
+    EIR_RING_MASK = 0x000000AAu,  // RXF1 bit 1, TXF1 bit 3, RXF2 bit 5, TXF2 bit 7 (queues >= 2)
 };
 
 constexpr uint32_t RDAR_ACTIVE = 1u << 24;  // RDAR/TDAR: ring active

@@ -68,8 +68,9 @@ const string_key k_driver_strings[] = {
      "drivers/net/ethernet/freescale/fec_main.c, fec_ptp.c, fec.h)",
      [](soc_config& c) { return &c.driver.name; }, false},
     {"dts", str_kind::path, "",
-     "Device tree source of the board for a kernel tree's driver (compiled with dtc; the ENET node "
-     "compatible fsl,imx6q-fec at the model's address and interrupt); empty: scenarios/profiles/imx6q.dts",
+     "Device tree source of the board for a kernel tree's driver (compiled with dtc; the ENET node, "
+     "fsl,imx6q-fec or another compatible of the driver's match table, at the model's address and "
+     "interrupt; scenarios/profiles/<soc>.dts for other SoCs); empty: scenarios/profiles/imx6q.dts",
      [](soc_config& c) { return &c.driver.dts; }, false},
     {"defines", str_kind::text, "",
      "Object-like macros of the driver's own files given new values after the patches, "

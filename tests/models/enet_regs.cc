@@ -223,6 +223,70 @@ START_TEST(test_coalesce_absent_on_imx6q)
 }
 END_TEST
 
+// The multi-queue ENET's ring 1/2 registers (docs/sources.md §1.7), as the
+// 6.12 fec driver programs them for three queues (fec_enet_enable_ring:
+// ERDSR/MRBR, RCMR = MATCHEN | priorities, DMAnCFG = DMA_CLASS_EN | idle
+// slope; RDAR1/2): stored and read back with queues = 3; absent (read 0)
+// with queues = 1, the i.MX6Q; ring 2 absent with queues = 2.
+static void ring_regs_case(uint32_t queues)
+{
+    enet_config cfg;
+    cfg.queues = queues;
+    cfg.has_coalesce = true;
+    bench b(cfg);
+    b.start();
+    const uint64_t unimp = log_count(log_level::unimp);
+    b.cpu.wr(REG_RDSR1, 0x10120004);  // low bits ignored
+    b.cpu.wr(REG_MRBR1, 0x7C0);
+    b.cpu.wr(REG_RCMR1, 0x13210);
+    b.cpu.wr(REG_DMA1CFG, 0x10200);
+    b.cpu.wr(REG_RXIC1, IC_EN | 0x1000);
+    b.cpu.wr(REG_RDAR1, 0);
+    b.cpu.wr(REG_TDSR2, 0x10130000);
+    b.cpu.wr(REG_RCMR2, 0x17654);
+    b.cpu.wr(REG_RDAR2, 0);
+    b.cpu.wr(REG_QOS, 1);
+    b.cpu.wr(REG_EIMR, 0xFFFFFFFFu);
+    const bool r1 = queues >= 2, r2 = queues >= 3;
+    ck_assert_uint_eq(b.cpu.rd(REG_RDSR1), r1 ? 0x10120000u : 0u);
+    ck_assert_uint_eq(b.cpu.rd(REG_MRBR1), r1 ? 0x7C0u : 0u);
+    ck_assert_uint_eq(b.cpu.rd(REG_RCMR1), r1 ? 0x13210u : 0u);
+    ck_assert_uint_eq(b.cpu.rd(REG_DMA1CFG), r1 ? 0x10200u : 0u);
+    ck_assert_uint_eq(b.cpu.rd(REG_RXIC1), r1 ? (uint32_t)IC_EN | 0x1000u : 0u);
+    ck_assert_uint_eq(b.cpu.rd(REG_RDAR1), r1 ? RDAR_ACTIVE : 0u);
+    ck_assert_uint_eq(b.cpu.rd(REG_TDSR2), r2 ? 0x10130000u : 0u);
+    ck_assert_uint_eq(b.cpu.rd(REG_RCMR2), r2 ? 0x17654u : 0u);
+    ck_assert_uint_eq(b.cpu.rd(REG_RDAR2), r2 ? RDAR_ACTIVE : 0u);
+    ck_assert_uint_eq(b.cpu.rd(REG_QOS), r1 ? 1u : 0u);
+    ck_assert_uint_eq(b.cpu.rd(REG_EIMR), r1 ? 0xFFFF80AAu : 0xFFFF8000u);  // RXF1/TXF1/RXF2/TXF2 bits
+    // Unimplemented accesses are logged: 10 writes and 10 reads on the i.MX6Q,
+    // the ring 2 ones (3 + 3) with two rings, none with three.
+    const uint64_t logged = log_count(log_level::unimp) - unimp;
+    ck_assert_uint_eq(logged, queues == 1 ? 20u : queues == 2 ? 6u : 0u);
+    // ETHEREN clear stops the rings (RDAR1/2 read 0), as ring 0.
+    b.cpu.wr(REG_ECR, ECR_EN1588 | ECR_DBSWP);
+    ck_assert_uint_eq(b.cpu.rd(REG_RDAR1), 0);
+    ck_assert_uint_eq(b.cpu.rd(REG_RDSR1), r1 ? 0x10120000u : 0u);  // registers kept
+}
+
+START_TEST(test_ring_registers_three_queues)
+{
+    ring_regs_case(3);
+}
+END_TEST
+
+START_TEST(test_ring_registers_two_queues)
+{
+    ring_regs_case(2);
+}
+END_TEST
+
+START_TEST(test_ring_registers_absent_on_imx6q)
+{
+    ring_regs_case(1);
+}
+END_TEST
+
 Suite* suite_enet_regs(void)
 {
     Suite* s = suite_create("enet_regs");
@@ -235,6 +299,9 @@ Suite* suite_enet_regs(void)
     tcase_add_test(tc, test_guest_errors_and_unimp);
     tcase_add_test(tc, test_mib_freeze_and_clear);
     tcase_add_test(tc, test_coalesce_absent_on_imx6q);
+    tcase_add_test(tc, test_ring_registers_three_queues);
+    tcase_add_test(tc, test_ring_registers_two_queues);
+    tcase_add_test(tc, test_ring_registers_absent_on_imx6q);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,5 +1,6 @@
 // ENET transmit path: BD chains to the wire in order, R cleared, line-rate
 // spacing, ERR006358 on and off.
+#include <cmath>
 #include "tests/lib.h"
 #include "tests/models/enet_tb.h"
 
@@ -85,6 +86,51 @@ START_TEST(test_tx_line_rate_spacing)
 }
 END_TEST
 
+// ERR004512 (docs/sources.md §1.6): 24 frames of 1518 B queued at once on a
+// 1 Gbit/s link. The uDMA reads them into the TX FIFO at fabric speed while
+// the path's 8 KiB of credit lasts, then at 470 Mbit/s: once the credit is
+// spent, frames leave one per 1514 B of path time (25.8 us), not back to back
+// at line rate (12.3 us). Without the limit they go back to back throughout.
+static void tx_gigabit_bus_case(double limit)
+{
+    enet_config cfg;
+    cfg.link_speed = 1e9;
+    cfg.bus_limit = limit;
+    bench b(cfg);
+    b.start(0, 0, true, true, ECR_SPEED);
+    const auto f = pattern(1514, 5);
+    const unsigned n = 24;
+    for (unsigned i = 0; i < n; i++)
+        b.put_tx(i, f.data(), 1514, (uint16_t)(TXBD_R | TXBD_L | TXBD_TC | (i + 1 == n ? TXBD_W : 0)));
+    b.cpu.wr(REG_TDAR, 0);
+    b.run_until(1000 * US);
+    ck_assert_uint_eq(b.tx_frames.size(), n);
+    const tick_t line = (tick_t)(8 + 1518 + 12) * 8000;
+    const tick_t path = (tick_t)std::llround(1514 * 8e12 / 470e6);
+    for (unsigned i = n - 8; i < n; i++) {
+        const tick_t gap = b.tx_frames[i].start - b.tx_frames[i - 1].start;
+        if (limit == 0)
+            ck_assert_msg(gap == line, "frame %u: %llu ps after the previous, line rate %llu", i,
+                          (unsigned long long)gap, (unsigned long long)line);
+        else
+            ck_assert_msg(gap + 100000 >= path && gap <= path + 100000, "frame %u: %llu ps after the previous, path %llu",
+                          i, (unsigned long long)gap, (unsigned long long)path);
+    }
+    ck_assert_uint_eq(b.tx_frames[1].start - b.tx_frames[0].start, line);  // the credit covers the first ones
+}
+
+START_TEST(test_tx_gigabit_bus_limit)
+{
+    tx_gigabit_bus_case(470e6);
+}
+END_TEST
+
+START_TEST(test_tx_gigabit_no_bus_limit)
+{
+    tx_gigabit_bus_case(0);
+}
+END_TEST
+
 // BD0 ready (1000 B, 80 us on the wire), BD1 not. While BD0 is being sent the
 // driver readies BD1 and writes TDAR.
 static void err006358_case(bool erratum)
@@ -157,6 +203,8 @@ Suite* suite_enet_tx(void)
     TCase* tc = tests_tcase("core", TEST_TIMEOUT_MODEL);
     tcase_add_test(tc, test_tx_chain_in_order);
     tcase_add_test(tc, test_tx_line_rate_spacing);
+    tcase_add_test(tc, test_tx_gigabit_bus_limit);
+    tcase_add_test(tc, test_tx_gigabit_no_bus_limit);
     tcase_add_test(tc, test_tx_err006358);
     tcase_add_test(tc, test_tx_without_err006358);
     tcase_add_test(tc, test_etheren_clear_resets_rings);

@@ -268,6 +268,62 @@ START_TEST(test_linux_6_12_link_up)
 }
 END_TEST
 
+// Other SoCs' ENET nodes (scenarios/profiles/<soc>.dts) with the 6.12 driver:
+// each probes through the match-table entry of its most specific compatible
+// (shim_of_prefer_compatible)
+// (fec_imx8mq_info for the i.MX8MM's "fsl,imx8mm-fec", "fsl,imx8mq-fec",
+// "fsl,imx6sx-fec"; fec_imx6ul_info, not fec_imx6q_info, for the i.MX6UL's
+// "fsl,imx6ul-fec", "fsl,imx6q-fec"; fec_mvf600_info for the Vybrid), opens,
+// links up and receives. The coalescing quirk shows which entry matched
+// (ethtool -c answers only with HAS_COALESCE); the i.MX8MM node's three
+// queues show as the writes to ring 1 and 2's start registers (ERDSR1 0x160,
+// ERDSR2 0x16c), which a single-ring model (enet.queues=1) logs and the
+// scenario's three-ring one (enet.queues=3) takes.
+static std::string soc_node_run(const char* soc, const char* speed, const char* queues = "1")
+{
+    rm_rf(g_tmp + "/res");
+    const proc_result r = fecsim({"run", fecsim_srcdir() + "/scenarios/imx8mm/upstream-6.12-smoke.ini", "-q", "--out",
+                                  g_tmp + "/res", "-o", std::string("driver.dts=") + fecsim_srcdir() +
+                                  "/scenarios/profiles/" + soc + ".dts", "-o", std::string("enet.link_speed=") + speed,
+                                  "-o", std::string("traffic.link_speed=") + speed, "-o", "scenario.duration=10ms",
+                                  "-o", std::string("enet.queues=") + queues});
+    ck_assert_msg(r.status == 0, "%s: exit %d: %s", soc, r.status, r.err.c_str());
+    const std::string dir = only_subdir(only_subdir(g_tmp + "/res"));
+    const std::string drv = read_text(dir + "/driver.txt");
+    ck_assert_msg(drv.find("link          up, ") != std::string::npos, "%s: %s", soc, drv.c_str());
+    const size_t at = drv.find("\nrx            ");
+    ck_assert_msg(at != std::string::npos && std::stoul(drv.substr(at + 15)) >= 50, "%s: %s", soc, drv.c_str());
+    return dir;
+}
+
+START_TEST(test_linux_6_12_other_soc_nodes)
+{
+    if (!exists("/usr/src/linux-source-6.12.tar.xz"))
+        return;
+    const char* coalesce = "ethtool -c    rx-usecs 1000 rx-frames 200";
+    std::string dir = soc_node_run("imx8mm", "1Gbps");
+    std::string drv = read_text(dir + "/driver.txt"), log = read_text(dir + "/sim.log");
+    ck_assert_msg(drv.find(coalesce) != std::string::npos, "%s", drv.c_str());
+    ck_assert_msg(drv.find("1000 Mbit/s full duplex") != std::string::npos, "%s", drv.c_str());
+    ck_assert_msg(log.find("unimplemented register 0x160") != std::string::npos &&
+                      log.find("unimplemented register 0x16c") != std::string::npos,
+                  "three RX rings programmed: %s", log.c_str());
+    dir = soc_node_run("imx8mm", "1Gbps", "3");
+    log = read_text(dir + "/sim.log");
+    ck_assert_msg(log.find("unimplemented register 0x1") == std::string::npos &&
+                      log.find("unimplemented register 0x0f") == std::string::npos,
+                  "the ring 1/2 registers exist with enet.queues=3: %s", log.c_str());
+    dir = soc_node_run("imx6ul", "100Mbps");
+    drv = read_text(dir + "/driver.txt");
+    log = read_text(dir + "/sim.log");
+    ck_assert_msg(drv.find(coalesce) != std::string::npos, "the imx6ul entry, not imx6q's: %s", drv.c_str());
+    ck_assert_msg(log.find("unimplemented register 0x160") == std::string::npos, "one queue: %s", log.c_str());
+    dir = soc_node_run("vf610", "100Mbps");
+    drv = read_text(dir + "/driver.txt");
+    ck_assert_msg(drv.find("ethtool -c    not supported") != std::string::npos, "%s", drv.c_str());
+}
+END_TEST
+
 // A capture with wrong UDP checksums (lo-udp.pcap: checksum offload on lo
 // leaves them partial) through the 6.12 driver: it cuts through (pause
 // negotiated, RSFL 16), so the MAC cannot discard; the frames carry PCR, the
@@ -475,6 +531,7 @@ Suite* suite_cli_tree(void)
     tcase_add_checked_fixture(real, setup, teardown);
     tcase_add_test(real, test_linux_6_12_link_up);
     tcase_add_test(real, test_linux_6_1_link_up);
+    tcase_add_test(real, test_linux_6_12_other_soc_nodes);
     tcase_add_test(real, test_linux_6_12_bad_udp_checksum);
     tcase_add_test(real, test_linux_6_12_malformed_datagrams);
     suite_add_tcase(s, real);

@@ -28,6 +28,44 @@ int shim_of_init(const void *fdt, unsigned long size)
 	return 0;
 }
 
+/* Kernel OF matching picks the table entry of the node's most specific
+ * compatible (the first in its list that the table knows); of_match_node
+ * below takes the first table entry that matches at all. They differ for a
+ * node such as "fsl,imx6ul-fec", "fsl,imx6q-fec", whose fallback comes
+ * earlier in fec's table. For such a node the device tree is copied and the
+ * node's compatible property rewritten in place to its most specific known
+ * string (the rest zero-filled), so that both agree. Board set-up: uncosted,
+ * and nothing changes for a node only one entry matches. */
+FECSIM_UNCOSTED void shim_of_prefer_compatible(const struct device_node *np, const struct of_device_id *table)
+{
+	const struct of_device_id *best = NULL, *m;
+	int best_idx = 0, matches = 0, len;
+	const char *prop;
+	char *copy;
+	u32 size;
+	for (m = table; m && m->compatible[0]; m++) {
+		int idx = fdt_stringlist_search(g_fdt, np->offset, "compatible", m->compatible);
+		if (idx < 0)
+			continue;
+		matches++;
+		if (!best || idx < best_idx) {
+			best = m;
+			best_idx = idx;
+		}
+	}
+	if (matches < 2)
+		return;
+	size = be32_to_cpu(((const __be32 *)g_fdt)[1]);	/* the header's totalsize */
+	copy = kmalloc(size, GFP_KERNEL);
+	if (!copy)
+		simhost_stop("out of memory for the device tree");
+	memcpy(copy, g_fdt, size);
+	g_fdt = copy;
+	prop = fdt_getprop(g_fdt, np->offset, "compatible", &len);
+	memset((char *)prop, 0, len);
+	strscpy((char *)prop, best->compatible, len);
+}
+
 /* The node at offset (NULL for a negative offset); nodes live for the run. */
 static struct device_node *node_at(int offset)
 {

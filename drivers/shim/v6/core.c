@@ -245,12 +245,30 @@ int platform_get_irq_byname(struct platform_device *pdev, const char *name)
 	return irq;
 }
 
+/* The board's ENET node: the one compatible with b->of_compatible, else
+ * the first node any entry of the driver's match table names (an i.MX8MM
+ * node lists "fsl,imx8mm-fec", "fsl,imx8mq-fec", "fsl,imx6sx-fec"; a Vybrid
+ * one "fsl,mvf600-fec"); its compatible made to match as the kernel would
+ * (shim_of_prefer_compatible). Board set-up: uncosted. */
+static FECSIM_UNCOSTED struct device_node *board_node(const char *compat)
+{
+	struct device_node *np = shim_of_find_compatible(compat);
+	for (const struct of_device_id *m = g_pdrv->driver.of_match_table; !np && m && m->compatible[0]; m++)
+		np = shim_of_find_compatible(m->compatible);
+	if (np)
+		shim_of_prefer_compatible(np, g_pdrv->driver.of_match_table);
+	return np;
+}
+
 /* The board's device from its device-tree node: the register block
- * (reg), the interrupts (GIC SPIs, named by interrupt-names) as
- * resources; the first interrupt is the line the model wires to the core. */
+ * (reg), the interrupts (GIC SPIs, named by interrupt-names) as resources;
+ * the first interrupt is the line the model wires to the core. Two at most:
+ * of a multi-queue node's four (int0..int2, pps) the driver then takes the
+ * first as int0 and the second as pps; every event of the model comes on
+ * the first line anyway. */
 static int pdev_from_tree(const struct fecsim_v6_board *b)
 {
-	struct device_node *np = shim_of_find_compatible(b->of_compatible);
+	struct device_node *np = board_node(b->of_compatible);
 	u32 reg[2], irqs[3 * 2];
 	int len, n;
 	const char *names;

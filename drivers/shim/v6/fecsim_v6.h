@@ -110,6 +110,10 @@ void shim_time_init(void);
 void shim_irq_wire(unsigned int irq);
 int shim_of_init(const void *fdt, unsigned long size);
 struct device_node *shim_of_find_compatible(const char *compat);
+struct of_device_id;
+/* A node that several entries of table match: its compatible cut to the
+ * entry of its most specific one (drivers/shim/v6/board.c). */
+void shim_of_prefer_compatible(const struct device_node *np, const struct of_device_id *table);
 struct net_device *shim_netdev_v6(void);
 int shim_dev_open_v6(struct net_device *dev);
 struct sk_buff;
