@@ -566,6 +566,11 @@ void core::main()
         m_acct_mark = now_ps();
         s_current = nullptr;
         if (!wake_fired_since(look_ps)) {
+            // sc_event keeps only its earliest notification: a wake-up that
+            // fired while the core was busy took the later ones with it.
+            const tick_t next = settle_wakes();
+            if (next != NEVER)
+                m_wake.notify(from_ps(next - now_ps()));
             m_idle_waiting = true;
             if (m_irq_level && m_irq_handler)  // the guard looks once the latency has passed
                 m_irq_watch.notify(from_ps(2 * m_clk.cycles(m_cfg.irq_latency_cycles) + PS_PER_US));
