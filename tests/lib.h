@@ -56,5 +56,6 @@ Suite* suite_cli_tree_tx(void);
 Suite* suite_cli_sweep(void);
 Suite* suite_cli_help(void);
 Suite* suite_cli_regress(void);
+Suite* suite_profiles(void);
 // tier: golden
 Suite* suite_golden(void);

@@ -660,9 +660,12 @@ void kernel::barrier(int kind)
         c->charge_ps(c->l1().dsb(c->now()), cpu::CAT_MMIO);
         break;
     default: {
-        // wmb()/mb(): DSB, then outer_sync(): a posted write of CACHE_SYNC.
+        // wmb()/mb(): DSB, then on 32-bit ARM with a PL310 outer_sync(): a
+        // posted write of CACHE_SYNC (arm64, or no outer cache: DSB only).
         m_stats.barriers++;
         c->charge_ps(c->l1().dsb(c->now()), cpu::CAT_MMIO);
+        if (m_cfg.arch != kernel_arch::arm || m_mem.l2.config().kind != cache::l2_kind::pl310)
+            break;
         tick_t done;
         const tick_t acc = m_mem.l2.reg_write(cache::pl310_reg::CACHE_SYNC, 0, c->now(), &done,
                                               (uint8_t)(mem::MASTER_CPU0 + c->l1().core()));
@@ -693,16 +696,17 @@ void kernel::dma(int op, uint64_t pa, size_t size, int dir, const void* caller)
     if (pa == SIMHOST_DMA_BAD_ADDR || skip_sync)
         return;  // nothing mapped, or DMA_ATTR_SKIP_CPU_SYNC: no maintenance
     const auto d = (dma_dir)dir;
-    // Which ARMv7 operation the call is: map and sync_for_device hand the
-    // buffer to the device; unmap and sync_for_cpu take it back.
+    // Which operation of the architecture code the call is: map and
+    // sync_for_device hand the buffer to the device; unmap and sync_for_cpu
+    // take it back.
     const bool to_cpu = op == SIMHOST_DMA_UNMAP || op == SIMHOST_DMA_SYNC_CPU;
     if (to_cpu && d == dma_dir::to_device)
-        return;  // nothing to do on ARMv7
+        return;  // nothing to do on ARMv7 nor arm64
     m_stats.dma_sync_calls++;
     if (m_cfg.coherent_dma || !c)
         return;
     const cpu::cat prev = c->set_cat(cpu::CAT_DMA_SYNC);
-    cpu_caches cc = caches_of(m_mem, c->id());
+    cpu_caches cc = caches_of(m_mem, c->id(), m_cfg.arch);
     const auto& s1 = c->l1().stats();
     const auto& s2 = m_mem.l2.stats();
     const uint64_t ops0 = s1.inv_ops + s1.clean_ops + s1.clean_inv_ops + s2.inv_line_ops + s2.clean_line_ops +

@@ -12,6 +12,10 @@ namespace khost {
 
 using models::param_table;
 
+// The kernel's architecture code, which decides the streaming-DMA cache
+// maintenance ([kernel] arch; drivers/khost/arm_dma.h).
+enum class kernel_arch : uint32_t { arm = 0, arm64 = 1 };
+
 struct kernel_config {
 #define P FEC_PARAM_STRUCT_MEMBER
 #include "drivers/khost/kernel_params.def"

@@ -11,7 +11,7 @@ static const param_desc k_l1_rows[] = {
 #include "cache/l1_params.def"
 #undef P
 };
-const param_table l1_param_table = {"l1", "Cortex-A9 L1 data cache (one per core) with SCU coherence",
+const param_table l1_param_table = {"l1", "L1 data cache of each core (Cortex-A9 by default; the profiles set other cores' geometry) with SCU coherence",
                                     k_l1_rows, sizeof k_l1_rows / sizeof k_l1_rows[0]};
 
 const stat_desc l1_stat_rows[] = {

@@ -7,6 +7,9 @@
 
 namespace models::cache {
 
+// What the shared cache is (l2_params.def, kind).
+enum class l2_kind : uint32_t { pl310 = 0, integrated = 1 };
+
 struct l2_config {
 #define P FEC_PARAM_STRUCT_MEMBER
 #include "cache/l2_params.def"

@@ -11,7 +11,7 @@ static const param_desc k_l2_rows[] = {
 #include "cache/l2_params.def"
 #undef P
 };
-const param_table l2_param_table = {"l2", "PL310 (L2C-310) shared L2 cache with data and by-PA maintenance",
+const param_table l2_param_table = {"l2", "Shared L2 cache with data: a PL310 (L2C-310) maintained by PA through its registers, or a core cluster's integrated last-level cache maintained by VA (kind)",
                                     k_l2_rows, sizeof k_l2_rows / sizeof k_l2_rows[0]};
 
 const stat_desc l2_stat_rows[] = {
@@ -348,35 +348,53 @@ tick_t pl310::maint_line(uint32_t op, uint64_t pa, tick_t t, tick_t* done, uint8
     const tick_t dur = m_clk.cycles(m_cfg.maint_line_cycles);
     tick_t end = s + dur;
     m_stats.maint_ps += dur;
-    const int slot = m_arr.find(lpa);
-    switch (op) {
-    case pl310_reg::INV_LINE_PA:
-        m_stats.inv_line_ops++;
-        if (slot >= 0) {
-            if (m_arr.dirty(slot))
-                m_stats.dirty_lost++;
-            m_arr.drop(slot);
-        }
-        break;
-    case pl310_reg::CLEAN_LINE_PA:
-        m_stats.clean_line_ops++;
-        if (slot >= 0 && m_arr.dirty(slot))
-            end = std::max(end, writeback(slot, s, mem::MASTER_OTHER));
-        break;
-    default:
-        m_stats.clean_inv_line_ops++;
-        if (slot >= 0) {
-            if (m_arr.dirty(slot))
-                end = std::max(end, writeback(slot, s, mem::MASTER_OTHER));
-            m_arr.drop(slot);
-        }
-        break;
-    }
+    end = std::max(end, line_op(op, lpa, s, mem::MASTER_OTHER, nullptr));
     m_port.commit(port_master(master), g.start, end - g.start, end - g.start, true);
     SIM_TRACE(TRACE_L2, name(), "op 0x%x pa=0x%llx start=%llu wait=%llups", op, (unsigned long long)lpa,
               (unsigned long long)s, (unsigned long long)(s - t));
     *done = end;
     return s;
+}
+
+tick_t pl310::line_op(uint32_t op, uint64_t lpa, tick_t s, uint8_t wb_master, tick_t* wb_done)
+{
+    const int slot = m_arr.find(lpa);
+    const bool dirty = slot >= 0 && m_arr.dirty(slot);
+    tick_t out = s;
+    switch (op) {
+    case pl310_reg::INV_LINE_PA: m_stats.inv_line_ops++; break;
+    case pl310_reg::CLEAN_LINE_PA: m_stats.clean_line_ops++; break;
+    default: m_stats.clean_inv_line_ops++; break;
+    }
+    if (dirty && op == pl310_reg::INV_LINE_PA)
+        m_stats.dirty_lost++;
+    if (dirty && op != pl310_reg::INV_LINE_PA) {
+        out = writeback(slot, s, wb_master);
+        if (wb_done)
+            *wb_done = std::max(*wb_done, m_eb_last[m_eb_pick].end);
+    }
+    if (slot >= 0 && op != pl310_reg::CLEAN_LINE_PA)
+        m_arr.drop(slot);
+    return out;
+}
+
+tick_t pl310::poc_lines(uint32_t op, uint64_t pa, unsigned n, tick_t t, tick_t* done, uint8_t master)
+{
+    const unsigned lb = m_arr.line_bytes();
+    const tick_t dur = m_clk.cycles(m_cfg.maint_line_cycles);
+    const unsigned pm = port_master(master);
+    *done = t;
+    for (unsigned k = 0; k < n; k++) {
+        const uint64_t lpa = (pa & ~(uint64_t)(lb - 1)) + (uint64_t)k * lb;
+        const tick_t s = grant_port(t, master).start;
+        tick_t end = s + dur;
+        end = std::max(end, line_op(op, lpa, s, master, done));
+        m_port.commit(pm, s, dur, dur, false);
+        m_stats.maint_ps += dur;
+        t = end;
+    }
+    *done = std::max(*done, t);
+    return t;
 }
 
 tick_t pl310::reg_write(uint32_t offset, uint32_t value, tick_t t, tick_t* done, uint8_t master)
@@ -386,6 +404,11 @@ tick_t pl310::reg_write(uint32_t offset, uint32_t value, tick_t t, tick_t* done,
     if (!done)
         done = &tmp;
     *done = arr;
+    if (m_cfg.kind != l2_kind::pl310) {
+        sim_log(log_level::guest_error, name(), "write to register 0x%03x of an integrated L2, which has none",
+                offset);
+        return arr;
+    }
     switch (offset) {
     case pl310_reg::INV_LINE_PA:
     case pl310_reg::CLEAN_LINE_PA:

@@ -74,6 +74,15 @@ public:
     tick_t reg_write_lines(uint32_t offset, uint64_t pa, unsigned n, tick_t t, tick_t* done,
                            uint8_t master = mem::MASTER_OTHER);
     uint32_t reg_read(uint32_t offset);
+    // kind=integrated: the L2 share of n by-VA maintenance operations to the
+    // PoC on consecutive lines from pa (op: INV_LINE_PA, CLEAN_LINE_PA or
+    // CLEAN_INV_LINE_PA for DC IVAC, CVAC, CIVAC), issued by the core at t
+    // after its L1 share. Each line is looked up in turn like a request
+    // (maint_line_cycles holding the port, no drain wait, nothing atomic);
+    // a dirty line leaves through the eviction buffer. Returns when the
+    // last lookup is done; *done: when its write-backs have completed too.
+    tick_t poc_lines(uint32_t op, uint64_t pa, unsigned n, tick_t t, tick_t* done,
+                     uint8_t master = mem::MASTER_OTHER);
 
     const l2_stats& stats() const { return m_stats; }
     void reset_stats() { m_stats = {}; }
@@ -120,6 +129,11 @@ private:
     // Returns when the port may take the next request.
     tick_t line_write(uint64_t lpa, const uint8_t* in, tick_t t, uint8_t master);
     tick_t maint_line(uint32_t op, uint64_t pa, tick_t t, tick_t* done, uint8_t master);
+    // The effect of a line operation (INV/CLEAN/CLEAN_INV_LINE_PA) on lpa at
+    // s: its count, the drop, a dirty line's write-back by wb_master
+    // (*wb_done, when given, becomes at least that write's completion).
+    // Returns when the victim has left for the eviction buffer (s if none).
+    tick_t line_op(uint32_t op, uint64_t lpa, tick_t s, uint8_t wb_master, tick_t* wb_done);
     // m_down (set by the caller) to the fabric at t; returns its completion.
     tick_t forward(tick_t t);
     // Latest completion among fills/evictions started at or before t.

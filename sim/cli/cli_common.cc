@@ -135,10 +135,26 @@ int load_scenario(const std::vector<std::string>& files, const scenario_options&
 {
     raw_scenario raw;
     std::vector<std::string> errors;
+    // A profile named on the command line (-o or --vary scenario.soc=NAME)
+    // is read first and replaces the one the files name that way.
+    const std::string soc_key = "scenario.soc=";
+    std::string soc, soc_from;
+    for (gchar** s = o.set; s && *s; s++)
+        if (std::string(*s).rfind(soc_key, 0) == 0) {
+            soc = std::string(*s).substr(soc_key.size());
+            soc_from = "-o " + std::string(*s);
+        }
+    for (const auto& x : extra)
+        if (x.rfind(soc_key, 0) == 0) {
+            soc = x.substr(soc_key.size());
+            soc_from = "--vary " + x;
+        }
+    if (!soc_from.empty())
+        scenario_read_profile(soc, origin{soc_from, 0, "", 0}, &raw, &errors);
     if (files.empty())
-        scenario_read("builtin:default.ini", &raw, &errors);
+        scenario_read("builtin:default.ini", &raw, &errors, !soc_from.empty());
     for (const auto& f : files)
-        scenario_read(f, &raw, &errors);
+        scenario_read(f, &raw, &errors, !soc_from.empty());
     for (gchar** s = o.set; s && *s; s++) {
         std::string err;
         if (!scenario_override(*s, &raw, &err))
@@ -155,6 +171,16 @@ int load_scenario(const std::vector<std::string>& files, const scenario_options&
     }
     // Resolve even after reading errors: its errors are real too, and all are reported at once.
     scenario_resolve(raw, r, &errors);
+    const auto sel = r->strings.find("scenario.soc");
+    const auto got = r->strings.find("soc.profile");
+    if (errors.empty() && sel != r->strings.end() && !sel->second.empty() && !sel->second[0].empty() && got != r->strings.end() &&
+        !got->second.empty() && got->second[0] != sel->second[0]) {
+        const auto at = r->set_at.find("soc.profile");
+        const origin where = at != r->set_at.end() ? at->second : origin{"(default)", 0, "", 0};
+        errors.push_back(diag(where, "soc.profile=" + message_quote(got->second[0]) + " overrides the profile " +
+                                         "scenario.soc selects, " + message_quote(sel->second[0]) +
+                                         ": this scenario names its profile another way (include=)"));
+    }
     if (quiet)
         return errors.empty() ? EXIT_OK : EXIT_BAD_INPUT;
     for (size_t i = 0; i < errors.size() && i < 50; i++)

@@ -1,4 +1,5 @@
 // sim/cli/cmd_sweep.cc: fecsim sweep and fecsim collect.
+#include <map>
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -30,6 +31,8 @@ const char* const k_examples_sweep =
     "  fecsim sweep scenarios/imx6q/copybreak-stock-idle.ini -o scenario.duration=20ms --vary "
     "l2.maint_line_cycles=40..120/20 --vary scenario.seed=1..3 -j 2\n"
     "  fecsim sweep scenarios/imx6q/copybreak-stock-idle.ini -o scenario.duration=20ms --vary stress.enabled=false,true --name stress\n"
+    "  fecsim sweep scenarios/tx-ring/udp-tx.ini --vary scenario.soc=imx6q,imx6ul,imx8mm "
+    "--vary driver.defines=TX_RING_SIZE=1024,TX_RING_SIZE=512\n"
     "  fecsim sweep scenarios/imx6q/copybreak-stock-idle.ini -o scenario.duration=20ms --vary stress.enabled=false,true --name stress "
     "--emit-jobs --missing --partition short\n"
     "  fecsim collect results/imx6q-copybreak-stock-idle/sweep-stress\n";
@@ -44,9 +47,28 @@ static std::string quote(const std::string& s)
     return r;
 }
 
+// The SoC profile a point selects (--vary scenario.soc), "" if none.
+static std::string point_soc(const sweep_point& p)
+{
+    static const std::string key = "scenario.soc=";
+    std::string soc;
+    for (const auto& o : p.overrides)
+        if (o.rfind(key, 0) == 0)
+            soc = o.substr(key.size());
+    return soc;
+}
+
+// The resolved base scenario a point runs: base.ini, or base-<soc>.ini when
+// it selects a SoC profile (a profile changes the keys the base resolves).
+static std::string point_base(const sweep_point& p)
+{
+    const std::string soc = point_soc(p);
+    return soc.empty() ? "base.ini" : "base-" + soc + ".ini";
+}
+
 static std::vector<std::string> point_argv(const std::string& exe, const std::string& dir, const sweep_point& p)
 {
-    std::vector<std::string> a = {exe, "run", dir + "/base.ini"};
+    std::vector<std::string> a = {exe, "run", dir + "/" + point_base(p)};
     for (const auto& o : p.overrides) {
         a.push_back("-o");
         a.push_back(o);
@@ -105,6 +127,7 @@ struct sweep_options {
 // What a sweep is once its input is checked.
 struct sweep_def {
     resolved_scenario base;
+    std::map<std::string, resolved_scenario> soc_bases;  // --vary scenario.soc: the base of each profile
     std::vector<vary_key> keys;
     std::vector<sweep_point> pts;
     std::string hash;  // 8 hex digits of the base scenario and the varied values
@@ -283,8 +306,17 @@ static int sweep_define(const sweep_options& o, sweep_def* d)
         d->measured_s.push_back((double)r.cfg.scenario.duration_ps * 1e-12);
         d->sim_s.push_back((double)(r.cfg.scenario.duration_ps + r.cfg.scenario.warmup_ps) * 1e-12);
     }
-    // Identity: the resolved base and the varied values.
+    for (const auto& p : d->pts) {
+        const std::string soc = point_soc(p);
+        if (soc.empty() || d->soc_bases.count(soc))
+            continue;
+        if (load_scenario(o.files, o.so, &d->soc_bases[soc], {"scenario.soc=" + soc}, true) != EXIT_OK)
+            return load_scenario(o.files, o.so, &d->soc_bases[soc], {"scenario.soc=" + soc}, false);
+    }
+    // Identity: the resolved bases and the varied values.
     std::string ident = scenario_hash(d->base);
+    for (const auto& b : d->soc_bases)
+        ident += "\n" + b.first + ":" + scenario_hash(b.second);
     for (const auto& k : d->keys) {
         ident += "\n" + k.name + "=";
         for (const auto& v : k.values)
@@ -437,6 +469,14 @@ static int sweep_write_dir(const std::string& exe, sweep_def* d)
     }
     const std::string hdr = " fecsim sweep " + d->name + ": the base scenario of every point (resolved).\n Points: " +
                             std::to_string(d->pts.size()) + ", see plan.json; each runs base.ini with its -o values.";
+    for (const auto& b : d->soc_bases)
+        if (!write_file_atomic(dir + "/base-" + b.first + ".ini",
+                               scenario_dump(b.second, hdr + "\n The base of the points with scenario.soc=" +
+                                                            b.first + "."),
+                               &err)) {
+            std::fprintf(stderr, "error: %s\n", err.c_str());
+            return EXIT_RUN_FAILED;
+        }
     if (!write_file_atomic(dir + "/base.ini", scenario_dump(d->base, hdr), &err) ||
         !write_file_atomic(dir + "/plan.json", plan, &err) || !write_file_atomic(dir + "/jobs.txt", jobs_txt, &err) ||
         !write_file_atomic(dir + "/points.txt", points_txt, &err)) {

@@ -44,6 +44,12 @@ const string_key k_scenario_strings[] = {
      "Files read before this one (';'-separated, relative to this file); this file's keys override "
      "theirs. Resolved files contain the result, not the include",
      nullptr, true},
+    {"soc", str_kind::name, "",
+     "SoC profile read before this file's includes and keys, which override it: scenarios/profiles/<soc>.ini "
+     "of fecsim's data directory (imx6q, imx6ul, vf610, imx8mm, imx8mp, imx8ulp, imx93). -o and --vary "
+     "scenario.soc=NAME replace it (a sweep over SoCs); the profile then read must be the one soc.profile "
+     "names at the end",
+     nullptr, false},
 };
 
 const string_key k_soc_strings[] = {
@@ -429,6 +435,10 @@ const std::vector<config_rule>& registry_rules()
          [](const soc_config& c) -> std::string {
              return c.kernel.irq_core < c.cpu.cores && c.app.core < c.cpu.cores ? "" : "kernel.irq_core and app.core must be cores that exist";
          }},
+        {"tx.core cpu.cores tx.enabled",
+         [](const soc_config& c) -> std::string {
+             return !c.tx.enabled || c.tx.core < c.cpu.cores ? "" : "tx.core must be a core that exists";
+         }},
         {"traffic.size_list traffic.size_mode",
          [](const soc_config& c) -> std::string {
              if (c.traffic.size_mode != models::traffic::SIZE_LIST)
@@ -447,6 +457,30 @@ const std::vector<config_rule>& registry_rules()
         {"l2.size l2.assoc l2.line",
          [](const soc_config& c) {
              return cache_geometry("l2", c.mem.l2.size_bytes, c.mem.l2.assoc, c.mem.l2.line_bytes);
+         }},
+        {"l2.kind l2.line l2.hit_cycles l2.maint_line_cycles",
+         [](const soc_config& c) -> std::string {
+             // Each kind's sourced ranges (docs/sources.md §9 for the PL310, §14).
+             const auto& l2 = c.mem.l2;
+             if (l2.kind == models::cache::l2_kind::pl310) {
+                 if (l2.line_bytes != 32)
+                     return "a PL310 (l2.kind=pl310) has 32-B lines only";
+                 if (l2.hit_cycles < 20 || l2.hit_cycles > 37)
+                     return "l2.hit_cycles of a PL310 must be 20 .. 37 (docs/sources.md §9)";
+                 if (l2.maint_line_cycles < 40)
+                     return "l2.maint_line_cycles of a PL310 must be 40 .. 120 (docs/sources.md §9)";
+                 return "";
+             }
+             if (l2.hit_cycles > 40 || l2.maint_line_cycles > 40)
+                 return "an integrated L2 takes l2.hit_cycles 10 .. 40 and l2.maint_line_cycles 4 .. 40 "
+                        "(docs/sources.md §14)";
+             return "";
+         }},
+        {"kernel.arch l2.kind",
+         [](const soc_config& c) -> std::string {
+             return c.kernel.arch != khost::kernel_arch::arm64 || c.mem.l2.kind == models::cache::l2_kind::integrated
+                        ? ""
+                        : "arm64 Linux has no outer-cache code: kernel.arch=arm64 needs l2.kind=integrated";
          }},
         {"kernel.page_frag_bytes",
          [](const soc_config& c) -> std::string {
@@ -473,6 +507,13 @@ const std::vector<config_rule>& registry_rules()
              if (d.name.empty())
                  return "driver.tree needs driver.name, the driver to build from it (known drivers: fec)";
              return khost::kernel_tree_problem(d.tree, d.name);
+         }},
+        {"enet.enhanced_bd driver.tree driver.source",
+         [](const soc_config& c) -> std::string {
+             return c.enet.enhanced_bd || !c.driver.tree.empty() || !c.driver.source.empty()
+                        ? ""
+                        : "fecsim's own driver (drivers/fec) uses enhanced descriptors: with enet.enhanced_bd=false "
+                          "(legacy descriptors, as on Vybrid) run a kernel tree's driver (driver.tree)";
          }},
         {"dram.backed dram.size",
          [](const soc_config& c) -> std::string {

@@ -79,7 +79,14 @@ std::string message_path(const std::string& path);
 // Read a scenario file and (recursively) its includes into raw. Errors
 // (unreadable file, malformed line, duplicate key, include cycle, missing
 // include) are appended to *errors; returns false if there were any.
-bool scenario_read(const std::string& path, raw_scenario* raw, std::vector<std::string>* errors);
+// skip_soc: scenario.soc keys read no profile (one was read already, by
+// scenario_read_profile, for a -o or --vary scenario.soc).
+bool scenario_read(const std::string& path, raw_scenario* raw, std::vector<std::string>* errors,
+                   bool skip_soc = false);
+// scenarios/profiles/<soc>.ini of fecsim's data directory (drivers/khost/data_dir.h),
+// as a file's scenario.soc reads it; errors name `at`.
+bool scenario_read_profile(const std::string& soc, const origin& at, raw_scenario* raw,
+                           std::vector<std::string>* errors);
 // Same, from text already in memory (tests); name is used in messages and to
 // resolve relative includes.
 bool scenario_read_text(const std::string& name, const std::string& text, raw_scenario* raw,

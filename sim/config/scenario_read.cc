@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include "sim/config/scenario.h"
 #include "sim/config/scenario_text.h"
+#include "drivers/khost/data_dir.h"
 
 namespace sim {
 
@@ -50,6 +51,7 @@ struct reader {
     unsigned files = 0;                    // files read so far (k_scenario_max_files)
     size_t bytes = 0;                      // their total size (k_scenario_max_total_bytes)
     bool over = false;                     // a limit was reached (said once): nothing more is read
+    bool skip_soc = false;                 // scenario.soc keys name no file (a profile was read already)
 };
 
 std::string mib(size_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
@@ -367,6 +369,36 @@ bool read_file(reader& r, const std::string& name, const origin* included_from)
     return read_one(r, name, text, canon, included_from);
 }
 
+// scenarios/profiles/<soc>.ini of the data directory, read as an include
+// named at `at` (a file's scenario.soc, or the command line's).
+bool read_profile(reader& r, const std::string& soc, const origin* at)
+{
+    if (soc.empty())
+        return true;  // no profile (the default; what a resolved file says then)
+    // Not a name (the resolver says so, for scenario.soc as for any name):
+    // nothing is read, so no path is made of it.
+    const bool name_ok = soc[0] != '.' &&
+                         std::all_of(soc.begin(), soc.end(), [](char c) {
+                             return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                                    c == '_' || c == '-' || c == '.';
+                         });
+    if (!name_ok)
+        return false;
+    std::string dir;
+    try {
+        dir = khost::data_dir();
+    } catch (const khost::data_dir_error& e) {
+        r.errors->add(*at, std::string("scenario.soc: the profiles cannot be found: ") + e.what());
+        return false;
+    }
+    const std::string path = dir + "/scenarios/profiles/" + soc + ".ini";
+    if (access(path.c_str(), F_OK) != 0) {
+        r.errors->add(*at, "scenario.soc: no profile " + message_quote(soc) + " (no " + message_path(path) + ")");
+        return false;
+    }
+    return read_file(r, path, at);
+}
+
 bool read_one(reader& r, const std::string& name, const std::string& text, const std::string& canon,
               const origin* included_from)
 {
@@ -392,7 +424,15 @@ bool read_one(reader& r, const std::string& name, const std::string& text, const
     bool ok = true;
     for (const auto& g : groups)
         r.raw->groups.push_back({g.first, origin{name, g.second, "", 0}});
-    // Includes first, so that this file's own keys override them.
+    // The SoC profile, then the includes, so that this file's own keys
+    // override them.
+    for (const auto& k : keys) {
+        if (k.group != "scenario" || k.key != "soc" || r.skip_soc)
+            continue;
+        const origin at{name, k.line, "", 0};
+        if (!read_profile(r, k.text, &at))
+            ok = false;
+    }
     for (const auto& k : keys) {
         if (k.group != "scenario" || k.key != "include")
             continue;
@@ -419,11 +459,20 @@ bool read_one(reader& r, const std::string& name, const std::string& text, const
 
 } // namespace
 
-bool scenario_read(const std::string& path, raw_scenario* raw, std::vector<std::string>* errors)
+bool scenario_read(const std::string& path, raw_scenario* raw, std::vector<std::string>* errors, bool skip_soc)
 {
     error_list errs{errors};
     reader r{raw, &errs, {}, {}};
+    r.skip_soc = skip_soc;
     return read_file(r, path, nullptr);
+}
+
+bool scenario_read_profile(const std::string& soc, const origin& at, raw_scenario* raw,
+                           std::vector<std::string>* errors)
+{
+    error_list errs{errors};
+    reader r{raw, &errs, {}, {}};
+    return read_profile(r, soc, &at);
 }
 
 bool scenario_read_text(const std::string& name, const std::string& text, raw_scenario* raw,

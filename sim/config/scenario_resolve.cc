@@ -246,7 +246,8 @@ bool string_item(const string_key& s, const std::string& name, const raw_value& 
 {
     std::string why;
     *val = item;
-    if (s.kind == str_kind::name && !valid_name(item)) {
+    // A name whose default is empty may be empty (scenario.soc: no profile).
+    if (s.kind == str_kind::name && !(item.empty() && !*s.def) && !valid_name(item)) {
         d.add(v.where, name + ": " + message_quote(item) +
                            " is not a valid name: use letters, digits, '.', '_' and '-', not starting with '.'");
         return false;

@@ -48,7 +48,8 @@ JsonObject* has_object(JsonObject* o, const char* key)
 const char* const k_result_files[] = {"scenario.resolved.ini", "stats.json",  "stats.txt", "summary.json", "series.csv",
                                       "cmdline.txt",           "version.txt", "sim.log"};
 
-// Shipped scenario files (suite.ini is a tolerance table).
+// Shipped scenario files (suite.ini is a tolerance table; the SoC profiles
+// are what scenarios include, each loaded and run by tests/system/profiles.cc).
 std::vector<std::string> shipped_scenarios()
 {
     const std::string root = fecsim_srcdir() + "/scenarios";
@@ -58,6 +59,8 @@ std::vector<std::string> shipped_scenarios()
             v.push_back(root + "/" + e);
             continue;
         }
+        if (e == "profiles")
+            continue;
         for (const std::string& f : entries(root + "/" + e))
             if (f.size() > 4 && f.compare(f.size() - 4, 4, ".ini") == 0 && f != "suite.ini")
                 v.push_back(root + "/" + e + "/" + f);
