@@ -198,6 +198,7 @@ tx_v6_port tx_port(const driver_config& d, void* handle)
     }
     p.xmit = (int (*)(const fecsim_v6_tx_req*))v6_symbol(handle, "fecsim_v6_xmit");
     p.set_wake = (void (*)(void (*)(void*), void*))v6_symbol(handle, "fecsim_v6_tx_set_wake");
+    p.set_wmem = (void (*)(void (*)(void*, long), void*))v6_symbol(handle, "fecsim_v6_tx_set_wmem");
     p.stats = (const fecsim_v6_tx_stats* (*)())v6_symbol(handle, "fecsim_v6_tx_stats_read");
     p.reset = (void (*)())v6_symbol(handle, "fecsim_v6_tx_reset");
     return p;

@@ -37,8 +37,10 @@ tx_task::tx_task(const tx_config& cfg, cpu::core& c, void** ndev, const tx_v6_po
       m_interval((tick_t)(1e12 / cfg.rate_fps + 0.5))
 {
     mode = cpu::ctx::sys;
-    if (!m_port.xmit && (cfg.protocol == k_proto_tcp || cfg.head_bytes))
-        throw std::invalid_argument(std::string(cfg.protocol == k_proto_tcp ? "tx.protocol=tcp" : "tx.head_bytes") +
+    if (!m_port.xmit && (cfg.protocol == k_proto_tcp || cfg.head_bytes || cfg.sndbuf))
+        throw std::invalid_argument(std::string(cfg.protocol == k_proto_tcp ? "tx.protocol=tcp"
+                                                : cfg.head_bytes            ? "tx.head_bytes"
+                                                                            : "tx.sndbuf") +
                                     " needs a kernel tree's driver (driver.tree): fecsim's own driver's transmit "
                                     "path takes linear UDP datagrams");
     // What the stack would never hand a driver (the shim stops on it too).
@@ -72,6 +74,8 @@ tx_task::tx_task(const tx_config& cfg, cpu::core& c, void** ndev, const tx_v6_po
     m_frame.resize(tcp ? TRAFFIC_TCP_L2L4_HDR + send : cfg.frame_bytes);
     if (m_port.set_wake)
         m_port.set_wake(&tx_task::woken, this);
+    if (m_port.set_wmem)
+        m_port.set_wmem(&tx_task::wmem, this);
     c.wake_at(m_next);
 }
 
@@ -86,12 +90,30 @@ void tx_task::woken(void* self)
     t->m_core.wake(at);
 }
 
+// The driver took (delta > 0) or freed (delta < 0) one of this socket's
+// skbs. A sender waiting for send-buffer space (sock_wait_for_wmem) runs
+// again once the charge is below sk_sndbuf.
+void tx_task::wmem(void* self, long delta)
+{
+    auto* t = static_cast<tx_task*>(self);
+    const bool was_full = t->sndbuf_full();
+    t->m_wmem = delta < 0 && (uint64_t)-delta > t->m_wmem ? 0 : t->m_wmem + delta;
+    if (!was_full || t->sndbuf_full())
+        return;
+    cpu::core* c = cpu::core::current();
+    const tick_t at = c ? c->now() : now_ps();
+    t->m_next = std::max(t->m_next, at);
+    t->m_core.wake(at);
+}
+
 bool tx_task::runnable() const
 {
     if (!*m_ndev && !m_port.xmit)
         return false;
     if (m_held)  // retried when the queue wakes, or at the next send time
         return m_core.now() >= m_next;
+    if (sndbuf_full())  // blocked in sendmsg until TX completion frees space
+        return false;
     return (!m_cfg.count || m_stats.attempts < m_cfg.count) && m_core.now() >= m_next;
 }
 

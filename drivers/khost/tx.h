@@ -34,6 +34,7 @@ extern const size_t tx_stat_count;
 struct tx_v6_port {
     int (*xmit)(const fecsim_v6_tx_req*) = nullptr;
     void (*set_wake)(void (*)(void*), void*) = nullptr;
+    void (*set_wmem)(void (*)(void*, long), void*) = nullptr;
     const fecsim_v6_tx_stats* (*stats)() = nullptr;
     void (*reset)() = nullptr;
 };
@@ -54,6 +55,8 @@ public:
 private:
     size_t build(uint32_t* payload);  // the next frame into m_frame (no FCS); its payload bytes
     static void woken(void* self);    // the driver woke its stopped queue
+    static void wmem(void* self, long delta);  // the socket's send-buffer charge changed (B)
+    bool sndbuf_full() const { return m_cfg.sndbuf && m_wmem >= m_cfg.sndbuf; }
 
     const tx_config m_cfg;
     models::cpu::core& m_core;
@@ -63,6 +66,7 @@ private:
     uint32_t m_seq = 0;        // UDP: datagram number; TCP: stream offset
     uint16_t m_ip_id = 0;
     bool m_held = false;       // a frame waits in m_frame for a stopped queue (the qdisc's requeue)
+    uint64_t m_wmem = 0;       // truesize of this socket's skbs the driver holds (sk_wmem_alloc), B
     size_t m_held_len = 0;
     uint32_t m_held_payload = 0;
     traffic_flow m_flow{};

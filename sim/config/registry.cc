@@ -229,10 +229,10 @@ const std::vector<group_entry>& registry_groups()
          &khost::tx_param_table,
          [](soc_config& c) -> void* { return &c.tx; }, nullptr, 0,
          "Frames go from the board (soc.mac_address) to the link partner, whose sink verifies them "
-         "(summary: tx.sent, tx.on_wire, tx.verified). Not modelled yet: the socket's send buffer (a "
-         "real sender waits while its skbs below the stack reach sk_sndbuf) and the qdisc; while the "
-         "driver's queue is stopped the sender holds one frame and retries at each send time "
-         "(tx.requeues), see docs/socs.md."},
+         "(summary: tx.sent, tx.on_wire, tx.verified). The socket's send buffer is sndbuf (0: none, a "
+         "sender only the driver's queue holds back). Not modelled yet: the qdisc; while the driver's "
+         "queue is stopped the sender holds one frame and retries at each send time (tx.requeues), see "
+         "docs/socs.md."},
         {"output", sim::output_param_table.title,
          "sim/soc.{h,cc} (the sampler) and sim/results/stats_files.{h,cc} (series.csv)",
          &sim::output_param_table,

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include "cache/hierarchy.h"
 #include "drivers/khost/arm_dma.h"
 #include "sim/config/scenario.h"
@@ -236,6 +237,25 @@ START_TEST(test_profiles_run_the_6_12_driver)
 }
 END_TEST
 
+// stats.txt as name -> value.
+static std::map<std::string, long long> stats_of(const std::string& path)
+{
+    std::map<std::string, long long> m;
+    const std::string text = read_text(path);
+    size_t pos = 0;
+    while (pos < text.size()) {
+        size_t e = text.find('\n', pos);
+        if (e == std::string::npos)
+            e = text.size();
+        char name[128];
+        long long v;
+        if (sscanf(text.substr(pos, e - pos).c_str(), "%127s %lld", name, &v) == 2)
+            m[name] = v;
+        pos = e + 1;
+    }
+    return m;
+}
+
 // A sender on the core that takes the interrupt (the only core of an
 // i.MX6UL or a Vybrid): its first send time was posted before the boot's
 // wake-ups, which fired while the core was busy; it must still run.
@@ -255,6 +275,35 @@ START_TEST(test_sender_on_the_interrupt_core)
     ck_assert(colon != std::string::npos);
     const long on_wire = strtol(r.out.c_str() + colon + 1, nullptr, 10);
     ck_assert_msg(on_wire > 150, "%ld frames on the wire", on_wire);
+    rm_rf(dir);
+}
+END_TEST
+
+// A socket send buffer bounds what one sender has below the stack: with
+// 192 KiB the ring holds about 100 1518-B frames and the queue never stops,
+// and the link stays full; without it the ring fills to its stop
+// threshold (805 frames).
+START_TEST(test_send_buffer_bounds_the_ring)
+{
+    if (!exists("/usr/src/linux-source-6.12.tar.xz"))
+        return;
+    const std::string dir = tmp_dir();
+    auto run = [&](const char* sndbuf, const char* tag) {
+        const proc_result r =
+            fecsim({"run", fecsim_srcdir() + "/scenarios/tx-ring/udp-tx.ini", "-o", std::string("tx.sndbuf=") + sndbuf,
+                    "-o", "scenario.warmup=150ms", "-o", "scenario.duration=100ms", "--run-dir", dir + "/" + tag,
+                    "-q"});
+        ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err.c_str());
+        return stats_of(dir + "/" + tag + "/stats.txt");
+    };
+    auto bounded = run("192KiB", "b");
+    ck_assert_int_eq(bounded["txq.stops"], 0);
+    ck_assert_msg(bounded["txq.inflight_skb_max"] >= 80 && bounded["txq.inflight_skb_max"] <= 110, "%lld in flight",
+                  bounded["txq.inflight_skb_max"]);
+    ck_assert_msg(bounded["sink.verified"] >= 800, "%lld frames verified in 100 ms", bounded["sink.verified"]);
+    auto unbounded = run("0B", "u");
+    ck_assert_int_ge(unbounded["txq.inflight_skb_max"], 800);
+    ck_assert_int_gt(unbounded["txq.stops"], 0);
     rm_rf(dir);
 }
 END_TEST
@@ -294,6 +343,7 @@ Suite* suite_profiles(void)
     tcase_add_test(run, test_profiles_run_the_6_12_driver);
     tcase_add_test(run, test_soc_key_errors);
     tcase_add_test(run, test_sender_on_the_interrupt_core);
+    tcase_add_test(run, test_send_buffer_bounds_the_ring);
     suite_add_tcase(s, run);
     return s;
 }

@@ -74,6 +74,11 @@ int fecsim_v6_xmit(const struct fecsim_v6_tx_req *r);
 /* The host's callback when the driver wakes a stopped queue (the qdisc's
  * __netif_schedule); ctx is passed back. */
 void fecsim_v6_tx_set_wake(void (*wake)(void *ctx), void *ctx);
+/* The host's callback for the sending socket's send-buffer charge
+ * (sk_wmem_alloc): +truesize when the driver takes an skb, -truesize when
+ * it frees it (TX completion); an skb the driver drops inside its
+ * ndo_start_xmit is never charged. ctx is passed back. */
+void fecsim_v6_tx_set_wmem(void (*wmem)(void *ctx, long delta), void *ctx);
 
 /* Counters of the transmit side (tx_stats.def: one row a member). */
 struct fecsim_v6_tx_stats {

@@ -32,6 +32,7 @@ struct tx_cb {
 	u64 enq_ns;		/* time of ndo_start_xmit */
 	u32 bds;		/* descriptors it occupies */
 	u32 inflight;		/* the driver holds it */
+	u32 truesize;		/* its charge to the sending socket (B) */
 };
 #define TX_CB_MAGIC 0x7478736b62ull	/* "txskb" */
 _Static_assert(sizeof(struct tx_cb) <= sizeof(((struct sk_buff *)0)->cb), "tx_cb fits in skb->cb");
@@ -52,6 +53,8 @@ static const struct sk_buff *g_xmit_skb;	/* inside its ndo_start_xmit */
 static int g_xmit_dropped;
 static void (*g_wake)(void *);
 static void *g_wake_ctx;
+static void (*g_wmem)(void *, long);
+static void *g_wmem_ctx;
 
 /* Integrate the levels up to now (core clocks may differ by a quantum:
  * time never runs backwards here). */
@@ -99,6 +102,12 @@ void fecsim_v6_tx_set_wake(void (*wake)(void *ctx), void *ctx)
 	g_wake_ctx = ctx;
 }
 
+void fecsim_v6_tx_set_wmem(void (*wmem)(void *ctx, long delta), void *ctx)
+{
+	g_wmem = wmem;
+	g_wmem_ctx = ctx;
+}
+
 /* ------------------------------------------------------------ queue state */
 
 static FECSIM_UNCOSTED void tx_note_stop(const struct netdev_queue *q)
@@ -138,7 +147,10 @@ void netif_tx_wake_queue(struct netdev_queue *q)
 
 /* ------------------------------------------------------------ skb free */
 
-/* The counters of a transmitted skb's free; 0 if it is not one. */
+/* The counters of a transmitted skb's free; 0 if it is not one. It may come
+ * from another core before the sender's ndo_start_xmit has returned (the
+ * skb was on the wire at once): the skb counts as in flight from before
+ * the call (tx_note_begin), so nothing after the call needs it. */
 static FECSIM_UNCOSTED int tx_note_free(struct sk_buff *skb)
 {
 	struct tx_cb *cb = tx_cb(skb);
@@ -146,18 +158,24 @@ static FECSIM_UNCOSTED int tx_note_free(struct sk_buff *skb)
 	if (cb->magic != TX_CB_MAGIC)
 		return 0;
 	cb->magic = 0;
+	if (!cb->inflight)
+		return 1;
+	cb->inflight = 0;
 	if (skb == g_xmit_skb) {
-		g_xmit_dropped = 1;
-	} else if (cb->inflight) {
+		g_xmit_dropped = 1;	/* freed inside its own ndo_start_xmit */
+	} else {
 		u64 now = levels_advance();
 		u64 lat = now > cb->enq_ns ? now - cb->enq_ns : 0;
 		g_st.completed++;
 		g_st.latency_ns_sum += lat;
 		if (lat > g_st.latency_ns_max)
 			g_st.latency_ns_max = lat;
-		g_skbs--;
-		g_bds -= cb->bds;
 	}
+	levels_advance();
+	g_skbs--;
+	g_bds -= cb->bds;
+	if (g_wmem)
+		g_wmem(g_wmem_ctx, -(long)cb->truesize);
 	return 1;
 }
 
@@ -176,9 +194,12 @@ void shim_v6_tx_skb_free(struct sk_buff *skb)
 
 FECSIM_UNCOSTED void shim_v6_tx_count_bd(const struct sk_buff *skb, int hdr)
 {
-	if (skb != g_xmit_skb)
+	if (skb != g_xmit_skb || !tx_cb(skb)->inflight)
 		return;
 	tx_cb(skb)->bds++;
+	levels_advance();
+	g_bds++;
+	levels_note_max();
 	if (hdr)
 		g_st.gso_segments++;
 }
@@ -287,7 +308,8 @@ static struct sk_buff *tx_build_skb(struct net_device *dev, const struct fecsim_
 }
 
 /* Before ndo_start_xmit: the skb's mark, time and descriptors (a GSO skb's
- * are counted as the driver builds its segments). */
+ * are counted as the driver builds its segments), and from here it counts
+ * as in flight, charged to its socket (sk_wmem_alloc). */
 static FECSIM_UNCOSTED void tx_note_begin(struct sk_buff *skb, int gso)
 {
 	struct tx_cb *cb = tx_cb(skb);
@@ -301,19 +323,28 @@ static FECSIM_UNCOSTED void tx_note_begin(struct sk_buff *skb, int gso)
 	cb->magic = TX_CB_MAGIC;
 	cb->enq_ns = simhost_time_ns();
 	cb->bds = gso ? 0 : 1 + frags;
-	cb->inflight = 0;
+	cb->truesize = skb->truesize;
+	levels_advance();	/* may synchronise: nobody else has the skb yet */
+	cb->inflight = 1;
+	g_skbs++;
+	g_bds += cb->bds;
+	levels_note_max();
+	if (g_wmem)
+		g_wmem(g_wmem_ctx, (long)cb->truesize);
 	g_xmit_skb = skb;
 	g_xmit_dropped = 0;
 	g_st.xmits++;
 }
 
-/* After it: held by the driver, dropped by it, or handed back (busy). */
+/* After it: held by the driver (or already freed: tx_note_free), dropped
+ * by it, or handed back (busy). Only a busy answer leaves the skb to the
+ * caller, so only then is it read. */
 static FECSIM_UNCOSTED void tx_note_end(struct sk_buff *skb, netdev_tx_t ret)
 {
-	struct tx_cb *cb = tx_cb(skb);
-
 	g_xmit_skb = NULL;
 	if (ret == NETDEV_TX_BUSY) {
+		struct tx_cb *cb = tx_cb(skb);
+
 		g_st.xmits--;
 		g_st.busy++;
 		if (tx_shinfo(skb)->nr_frags)
@@ -321,14 +352,14 @@ static FECSIM_UNCOSTED void tx_note_end(struct sk_buff *skb, netdev_tx_t ret)
 		if (skb->ip_summed == CHECKSUM_PARTIAL)
 			g_st.csum_partial--;
 		cb->magic = 0;
+		cb->inflight = 0;
+		levels_advance();
+		g_skbs--;
+		g_bds -= cb->bds;
+		if (g_wmem)
+			g_wmem(g_wmem_ctx, -(long)cb->truesize);
 	} else if (g_xmit_dropped) {
 		g_st.driver_drops++;
-	} else {
-		levels_advance();
-		cb->inflight = 1;
-		g_skbs++;
-		g_bds += cb->bds;
-		levels_note_max();
 	}
 }
 
