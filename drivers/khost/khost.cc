@@ -660,11 +660,12 @@ void kernel::barrier(int kind)
         c->charge_ps(c->l1().dsb(c->now()), cpu::CAT_MMIO);
         break;
     default: {
-        // wmb()/mb(): DSB, then on 32-bit ARM with a PL310 outer_sync(): a
-        // posted write of CACHE_SYNC (arm64, or no outer cache: DSB only).
+        // wmb()/mb(): DSB, then with a PL310 outer_sync(): a posted write of
+        // CACHE_SYNC. Without one (an integrated L2; arm64 has none, a
+        // loader rule says so) a DSB only.
         m_stats.barriers++;
         c->charge_ps(c->l1().dsb(c->now()), cpu::CAT_MMIO);
-        if (m_cfg.arch != kernel_arch::arm || m_mem.l2.config().kind != cache::l2_kind::pl310)
+        if (m_mem.l2.config().kind != cache::l2_kind::pl310)
             break;
         tick_t done;
         const tick_t acc = m_mem.l2.reg_write(cache::pl310_reg::CACHE_SYNC, 0, c->now(), &done,

@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include "drivers/shim/shim.h"
 #include "drivers/shim/v6/fecsim_v6.h"
+#include "common/log.h"
 
 namespace khost {
 
@@ -97,7 +98,13 @@ void tx_task::wmem(void* self, long delta)
 {
     auto* t = static_cast<tx_task*>(self);
     const bool was_full = t->sndbuf_full();
-    t->m_wmem = delta < 0 && (uint64_t)-delta > t->m_wmem ? 0 : t->m_wmem + delta;
+    if (delta < 0 && (uint64_t)-delta > t->m_wmem) {  // the shim frees what it charged, never more
+        sim_log(log_level::error, "tx", "send-buffer charge %llu B less %ld B: an skb freed twice or never charged",
+                (unsigned long long)t->m_wmem, -delta);
+        t->m_wmem = 0;
+    } else {
+        t->m_wmem += delta;
+    }
     if (!was_full || t->sndbuf_full())
         return;
     cpu::core* c = cpu::core::current();

@@ -79,6 +79,9 @@ std::string message_path(const std::string& path);
 // Read a scenario file and (recursively) its includes into raw. Errors
 // (unreadable file, malformed line, duplicate key, include cycle, missing
 // include) are appended to *errors; returns false if there were any.
+// A name key's value: letters, digits, '.', '_' and '-', not starting with
+// '.', at most 100 characters.
+bool valid_name(const std::string& s);
 // skip_soc: scenario.soc keys read no profile (one was read already, by
 // scenario_read_profile, for a -o or --vary scenario.soc).
 bool scenario_read(const std::string& path, raw_scenario* raw, std::vector<std::string>* errors,

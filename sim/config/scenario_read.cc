@@ -377,12 +377,7 @@ bool read_profile(reader& r, const std::string& soc, const origin* at)
         return true;  // no profile (the default; what a resolved file says then)
     // Not a name (the resolver says so, for scenario.soc as for any name):
     // nothing is read, so no path is made of it.
-    const bool name_ok = soc[0] != '.' &&
-                         std::all_of(soc.begin(), soc.end(), [](char c) {
-                             return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                                    c == '_' || c == '-' || c == '.';
-                         });
-    if (!name_ok)
+    if (!valid_name(soc))
         return false;
     std::string dir;
     try {

@@ -18,8 +18,6 @@ using namespace loader;
 using models::param_desc;
 using models::param_kind;
 
-namespace {
-
 bool valid_name(const std::string& s)
 {
     if (s.empty() || s[0] == '.' || s.size() > 100)
@@ -29,6 +27,8 @@ bool valid_name(const std::string& s)
             return false;
     return true;
 }
+
+namespace {
 
 // Absolute path of an existing regular file (a directory if `dir`; either
 // if `either`) named in a value from `o`. Nothing else is accepted: a FIFO

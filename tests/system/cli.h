@@ -3,6 +3,7 @@
 // The binary and the source tree come from the environment (tests/local.mk):
 // FECSIM=<builddir>/sim/fecsim, FECSIM_SRCDIR=<srcdir>.
 #pragma once
+#include <map>
 #include <string>
 #include <sys/types.h>
 #include <vector>
@@ -30,3 +31,5 @@ bool exists(const std::string& path);
 std::vector<std::string> entries(const std::string& dir, bool hidden = false);
 // The one non-hidden subdirectory of dir (fails the test otherwise).
 std::string only_subdir(const std::string& dir);
+// stats.txt of a run directory as name -> value.
+std::map<std::string, long long> stats_txt(const std::string& path);

@@ -1,3 +1,4 @@
+#include <sstream>
 #include "tests/system/cli.h"
 #include <algorithm>
 #include <cstdlib>
@@ -136,4 +137,19 @@ std::string only_subdir(const std::string& dir)
     const auto v = entries(dir);
     ck_assert_msg(v.size() == 1, "%s: expected one entry, found %zu", dir.c_str(), v.size());
     return dir + "/" + v[0];
+}
+
+std::map<std::string, long long> stats_txt(const std::string& path)
+{
+    std::map<std::string, long long> m;
+    std::istringstream in(read_text(path));
+    std::string line;
+    while (std::getline(in, line)) {
+        std::istringstream l(line);
+        std::string name;
+        long long x;
+        if (l >> name >> x)
+            m[name] = x;
+    }
+    return m;
 }

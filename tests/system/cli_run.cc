@@ -68,22 +68,6 @@ std::vector<std::string> shipped_scenarios()
     return v;
 }
 
-// stats.txt as name -> value.
-std::map<std::string, long long> stats_txt(const std::string& path)
-{
-    std::map<std::string, long long> m;
-    std::istringstream in(read_text(path));
-    std::string line;
-    while (std::getline(in, line)) {
-        std::istringstream l(line);
-        std::string name;
-        long long x;
-        if (l >> name >> x)
-            m[name] = x;
-    }
-    return m;
-}
-
 } // namespace
 
 // Every scenario file shipped under scenarios/ (suite.ini is the regress

@@ -148,12 +148,14 @@ void netif_tx_wake_queue(struct netdev_queue *q)
 /* ------------------------------------------------------------ skb free */
 
 /* The counters of a transmitted skb's free; 0 if it is not one. It may come
- * from another core before the sender's ndo_start_xmit has returned (the
- * skb was on the wire at once): the skb counts as in flight from before
- * the call (tx_note_begin), so nothing after the call needs it. */
+ * from another core before the sender's ndo_start_xmit has returned (a
+ * register access inside it synchronises the cores): the skb counts as in
+ * flight from before the call (tx_note_begin), so nothing after the call
+ * reads it. */
 static FECSIM_UNCOSTED int tx_note_free(struct sk_buff *skb)
 {
 	struct tx_cb *cb = tx_cb(skb);
+	u64 now;
 
 	if (cb->magic != TX_CB_MAGIC)
 		return 0;
@@ -161,17 +163,16 @@ static FECSIM_UNCOSTED int tx_note_free(struct sk_buff *skb)
 	if (!cb->inflight)
 		return 1;
 	cb->inflight = 0;
+	now = levels_advance();
 	if (skb == g_xmit_skb) {
 		g_xmit_dropped = 1;	/* freed inside its own ndo_start_xmit */
 	} else {
-		u64 now = levels_advance();
 		u64 lat = now > cb->enq_ns ? now - cb->enq_ns : 0;
 		g_st.completed++;
 		g_st.latency_ns_sum += lat;
 		if (lat > g_st.latency_ns_max)
 			g_st.latency_ns_max = lat;
 	}
-	levels_advance();
 	g_skbs--;
 	g_bds -= cb->bds;
 	if (g_wmem)
@@ -324,7 +325,7 @@ static FECSIM_UNCOSTED void tx_note_begin(struct sk_buff *skb, int gso)
 	cb->enq_ns = simhost_time_ns();
 	cb->bds = gso ? 0 : 1 + frags;
 	cb->truesize = skb->truesize;
-	levels_advance();	/* may synchronise: nobody else has the skb yet */
+	levels_advance();
 	cb->inflight = 1;
 	g_skbs++;
 	g_bds += cb->bds;
