@@ -21,7 +21,8 @@ models_libmodels_a_SOURCES = \
 	models/cpu/cpu_config.h models/cpu/cpu_config.cc \
 	models/cpu/core.h models/cpu/core.cc \
 	models/net/phy_if.h models/net/frame_format.h models/net/frame_format.cc \
-	models/net/tcp.h models/net/tcp.cc
+	models/net/tcp.h models/net/tcp.cc \
+	models/net/qdisc.h models/net/qdisc.cc
 include models/enet/local.mk
 
 EXTRA_DIST += $(wildcard $(srcdir)/models/*/*.def)

@@ -35,6 +35,7 @@ Suite* suite_loader(void);
 Suite* suite_regress(void);
 Suite* suite_summary(void);
 Suite* suite_tcp(void);
+Suite* suite_qdisc(void);
 // tier: models
 Suite* suite_dram(void);
 Suite* suite_cache(void);

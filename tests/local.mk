@@ -24,7 +24,7 @@ tests_unit_run_unit_DEPENDENCIES = drivers/libshim.a sim/libsim.a drivers/libkho
 tests_unit_run_unit_SOURCES = tests/lib.h tests/lib.cc tests/unit/main.cc \
 	tests/unit/timeline.cc tests/unit/rr_port.cc tests/unit/params.cc tests/unit/cache_array.cc \
 	tests/unit/units.cc tests/unit/loader.cc tests/unit/driver_build.cc tests/unit/regress.cc tests/unit/summary.cc \
-	tests/unit/tcp.cc
+	tests/unit/tcp.cc tests/unit/qdisc.cc
 
 tests_models_run_models_CXXFLAGS = $(TESTS_CXXFLAGS)
 tests_models_run_models_LDADD = $(TESTS_LDADD)
