@@ -35,6 +35,7 @@ drivers_libkhost_a_SOURCES = \
 	drivers/khost/hog_task.h drivers/khost/hog_task.cc \
 	drivers/khost/app.h drivers/khost/app.cc \
 	drivers/khost/tx.h drivers/khost/tx.cc \
+	drivers/khost/board_stack.h drivers/khost/board_stack.cc \
 	drivers/khost/boot.h drivers/khost/boot.cc \
 	drivers/khost/symbolize.h drivers/khost/symbolize.cc \
 	drivers/khost/fault.h drivers/khost/fault.cc

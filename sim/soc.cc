@@ -1,10 +1,13 @@
 #include "sim/soc.h"
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <map>
 #include <string>
 #include "common/log.h"
+#include "drivers/khost/board_stack.h"
 #include "drivers/khost/fault.h"
+#include "traffic/peer.h"
 
 namespace sim {
 
@@ -157,12 +160,33 @@ soc::soc(const soc_config& cfg) : m_cfg(cfg), m_mem(seeded(cfg)), m_stress("stre
         m_cores[cfg.app.core]->add_task(m_app.get());
         m_kernel->set_socket_reader(m_cores[cfg.app.core].get(), m_app.get());
     }
+    const bool stream = cfg.tx.enabled && cfg.tx.protocol == khost::TX_TCP_CUBIC;
+    if ((stream || cfg.peer.ping) && cfg.driver.tree.empty())
+        throw std::invalid_argument(std::string(stream ? "tx.protocol=tcp_cubic" : "peer.ping") +
+                                    " needs a kernel tree's driver (driver.tree): the board's TCP and ICMP endpoints "
+                                    "and its qdisc sit on the 6.x shim's transmit path");
+    m_tx_port = tx_port(cfg.driver, m_driver);
+    if (!cfg.driver.tree.empty()) {
+        khost::stack_tx_config st;
+        st.qdisc = cfg.qdisc;
+        st.qdisc.fq_quantum = cfg.qdisc.fq_quantum;
+        st.limit_output_bytes = cfg.tx.tcp_limit_output_bytes;
+        st.ack_cycles = cfg.tx.tcp_ack_cycles;
+        st.xmit_cycles = cfg.tx.send_cycles;
+        st.icmp_cycles = cfg.tx.icmp_cycles;
+        m_stack.reset(new khost::board_stack(st, m_tx_port, cores, cfg.board.mac_address));
+        khost::board_stack_install(m_stack.get());
+    }
+    if (stream || cfg.peer.ping) {
+        m_peer.reset(new traffic::link_peer("peer", cfg.peer, cfg.traffic, *m_source, cfg.tx.mss));
+        m_sink->set_peer(m_peer.get());
+    }
     if (cfg.tx.enabled) {
         if (cfg.tx.core >= cfg.cpu.cores)
             throw std::invalid_argument("tx.core must name an existing core");
         khost::tx_config tc = cfg.tx;
         tc.board_mac = cfg.board.mac_address;
-        m_tx.reset(new tx_task(tc, *m_cores[cfg.tx.core], &m_ndev, tx_port(cfg.driver, m_driver)));
+        m_tx.reset(new tx_task(tc, *m_cores[cfg.tx.core], &m_ndev, m_tx_port, m_stack.get()));
         m_cores[cfg.tx.core]->add_task(m_tx.get());
     }
     const khost::stress_config& sc = m_stress.config();
@@ -295,9 +319,10 @@ soc::frame_flight soc::flight(const netdev_snapshot& base) const
     const uint64_t fates = es.rx_disabled + es.rx_filtered + es.rx_pause_consumed + es.rx_fifo_drops +
                            es.rx_truncated + es.rx_flushed + es.rx_ring_discarded + es.rx_accel_discards + (rxd - base.rx_dropped) + errors -
                            std::min(errors, fifo_errors) + ns.rx_otherhost + ns.ip_in_hdr_errors + ns.ip_in_truncated + ns.udp_short + ns.udp_no_ports +
+                           ns.ip_in_delivers_other +
                            ns.udp_rcvbuf_errors + ns.udp_in_csum_errors + ns.udp_in_datagrams;
     frame_flight f;
-    f.counted = (int64_t)m_source->stats().frames - (int64_t)fates;
+    f.counted = (int64_t)(m_source->stats().frames + m_source->stats().injected) - (int64_t)fates;
     f.observed = m_enet->rx_fifo_frames(false) + m_enet->rx_ring_frames(false) + stack_backlog_len() +
                  (unsigned)socket_queued();
     return f;
@@ -335,6 +360,10 @@ void soc::reset_stats()
         m_app->reset_stats();
     if (m_tx)
         m_tx->reset_stats();
+    if (m_stack)
+        m_stack->reset_stats();
+    if (m_peer)
+        m_peer->reset_stats();
     m_snap = netdev_snapshot_take(m_ndev);
 }
 
@@ -469,6 +498,26 @@ run_summary soc::run()
         s.txq_latency_mean_us = q["txq.completed"] ? (double)q["txq.latency_ns_sum"] / (double)q["txq.completed"] / 1e3 : 0;
         s.txq_latency_max_us = (double)q["txq.latency_ns_max"] / 1e3;
     }
+    if (m_stack)
+        m_stack->visit_stats([&](const std::string& n, uint64_t x, const char*, const char*) {
+            if (n == "tcp.retrans_segs")
+                s.tcp_retrans = x;
+            else if (n == "stack.tcp_tsq_throttled")
+                s.tcp_tsq_throttled = x;
+        });
+    if (m_peer) {
+        const traffic::peer_stats& p = m_peer->stats();
+        s.tcp_goodput_mbps = secs > 0 ? (double)p.tcp_bytes * 8 / secs / 1e6 : 0;
+        s.ping_sent = p.ping_sent;
+        s.ping_received = p.ping_received;
+        if (const double n = (double)p.ping_received) {
+            const double mean_us = (double)p.rtt_sum_ns / n / 1e3;
+            s.ping_rtt_min_ms = (double)p.rtt_min_ns / 1e6;
+            s.ping_rtt_avg_ms = mean_us / 1e3;
+            s.ping_rtt_max_ms = (double)p.rtt_max_ns / 1e6;
+            s.ping_rtt_mdev_ms = std::sqrt(std::max(0.0, (double)p.rtt_sq_sum_us2 / n - mean_us * mean_us)) / 1e3;
+        }
+    }
     for (const auto& v : m_kernel->checker().violations())
         s.violations.push_back({cv_kind_name(v.kind), v.where, v.detail, v.count, v.pa, v.buf_pa, v.buf_len});
     s.coherence_violations = s.violations.size();
@@ -512,6 +561,10 @@ void soc::visit_stats(const stat_visitor& v) const
         stats_visit(&m_tx->stats(), tx_stat_rows, tx_stat_count, "tx.", v);
     if (m_tx)
         m_tx->visit_queue_stats(v);
+    if (m_stack)
+        m_stack->visit_stats(v);
+    if (m_peer)
+        m_peer->visit_stats("peer.", v);
     net_counters_visit(v);
     auto nonneg = [](int64_t x) { return x > 0 ? (uint64_t)x : 0; };
     v("flight.start", nonneg(m_flight_start.counted),

@@ -21,7 +21,9 @@
 #include "drivers/khost/khost.h"
 #include "drivers/khost/kworker.h"
 #include "drivers/khost/tx.h"
+#include "drivers/khost/board_stack.h"
 #include "traffic/traffic.h"
+#include "traffic/peer.h"
 #include "sim/config/soc_config.h"
 #include "sim/results/stats_files.h"
 #include "sim/results/summary.h"
@@ -78,6 +80,9 @@ private:
     std::unique_ptr<khost::app_task> m_app;
     std::unique_ptr<khost::kworker_task> m_kworker;  // a kernel tree's driver only
     std::unique_ptr<khost::tx_task> m_tx;
+    khost::tx_v6_port m_tx_port;                         // outlives the stack and the sender that use it
+    std::unique_ptr<khost::board_stack> m_stack;        // a kernel tree's driver only
+    std::unique_ptr<models::traffic::link_peer> m_peer;  // [peer]: a TCP stream or ping
     std::vector<std::unique_ptr<khost::hog_task>> m_hogs;  // stress workers sharing a core with network work
     sc_core::sc_signal<bool> m_irq{"enet_irq"};
     sc_core::sc_signal<bool> m_no_irq{"no_irq"};

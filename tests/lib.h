@@ -58,5 +58,6 @@ Suite* suite_cli_sweep(void);
 Suite* suite_cli_help(void);
 Suite* suite_cli_regress(void);
 Suite* suite_profiles(void);
+Suite* suite_tcp_ping(void);
 // tier: golden
 Suite* suite_golden(void);

@@ -198,7 +198,8 @@ tx_v6_port tx_port(const driver_config& d, void* handle)
     }
     p.xmit = (int (*)(const fecsim_v6_tx_req*))v6_symbol(handle, "fecsim_v6_xmit");
     p.set_wake = (void (*)(void (*)(void*), void*))v6_symbol(handle, "fecsim_v6_tx_set_wake");
-    p.set_wmem = (void (*)(void (*)(void*, long), void*))v6_symbol(handle, "fecsim_v6_tx_set_wmem");
+    p.set_wmem = (void (*)(void (*)(void*, unsigned, long), void*))v6_symbol(handle, "fecsim_v6_tx_set_wmem");
+    p.features = (unsigned (*)())v6_symbol(handle, "fecsim_v6_tx_features");
     p.stats = (const fecsim_v6_tx_stats* (*)())v6_symbol(handle, "fecsim_v6_tx_stats_read");
     p.reset = (void (*)())v6_symbol(handle, "fecsim_v6_tx_reset");
     return p;
@@ -283,11 +284,11 @@ net_counters net_counters_read()
                             ns->ip_in_hdr_errors, ns->softnet_processed, ns->softnet_time_squeeze, v->napi_polls,
                             v->napi_complete,     ns->rx_otherhost,         ns->udp_in_csum_errors,
                             ns->udp_in_errors,    ns->udp_short,            ns->ip_in_csum_errors,
-                            ns->ip_in_truncated};
+                            ns->ip_in_truncated,  ns->ip_in_delivers_other};
     return net_counters{ns->udp_in_datagrams, ns->udp_rcvbuf_errors, ns->udp_no_ports,  ns->ip_in_receives,
                         ns->ip_in_hdr_errors, ns->softnet_processed, ns->softnet_time_squeeze, ns->napi_polls,
                         ns->napi_complete, ns->rx_otherhost, ns->udp_in_csum_errors, ns->udp_in_errors,
-                        ns->udp_short, ns->ip_in_csum_errors, ns->ip_in_truncated};
+                        ns->udp_short, ns->ip_in_csum_errors, ns->ip_in_truncated, ns->ip_in_delivers_other};
 }
 
 unsigned stack_backlog_len() { return g_v6.gro_pending ? (unsigned)g_v6.gro_pending() : 0; }
@@ -314,13 +315,16 @@ void net_counters_visit(const stat_visitor& v)
       "UDP datagrams dropped on receive: receive buffer full, wrong checksum, short packet", "count");
     v("snmp.Ip.InReceives", ns.ip_in_receives, "IP datagrams received", "count");
     v("snmp.Ip.InHdrErrors", ns.ip_in_hdr_errors,
-      "IP datagrams dropped for their header: not IPv4/UDP, a header length below 20 B or beyond the frame, a "
+      "IP datagrams dropped for their header: not IPv4/UDP (and not the board's TCP stream or an echo request), a "
+      "header length below 20 B or beyond the frame, a "
       "wrong header checksum, a total length below the header",
       "count");
     v("snmp.Ip.InCsumErrors", ns.ip_in_csum_errors, "IP headers with a wrong checksum (counted in InHdrErrors too)",
       "count");
     v("snmp.Ip.InTruncatedPkts", ns.ip_in_truncated, "IP datagrams whose total length is beyond the frame: dropped",
       "count");
+    v("stack.ip_delivers_other", ns.ip_in_delivers_other,
+      "TCP segments and ICMP messages the board's own endpoints took (its TCP stream's ACKs, echo requests)", "count");
     v("stack.udp_short", ns.udp_short,
       "UDP short packets: no room for the header, or a UDP length beyond the datagram or below 8 (dropped and "
       "counted in Udp.InErrors, as __udp4_lib_rcv does)",

@@ -97,6 +97,7 @@ struct net_counters {
     uint64_t udp_in_csum_errors;
     uint64_t udp_in_errors, udp_short;           // Udp.InErrors; of them, short packets
     uint64_t ip_in_csum_errors, ip_in_truncated;  // Ip.InCsumErrors (also InHdrErrors), InTruncatedPkts
+    uint64_t ip_in_delivers_other;  // TCP and ICMP datagrams the board's endpoints took
 };
 net_counters net_counters_read();
 // Frames the driver has handed up that the stack has not taken yet (a

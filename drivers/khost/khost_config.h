@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 #include "common/params.h"
+#include "net/qdisc.h"
 
 namespace khost {
 
@@ -57,6 +58,8 @@ struct app_config {
 };
 extern const param_table app_param_table;
 
+enum tx_protocol : uint32_t { TX_UDP = 0, TX_TCP = 1, TX_TCP_CUBIC = 2 };
+
 struct tx_config {
 #define P FEC_PARAM_STRUCT_MEMBER
 #include "drivers/khost/tx_params.def"
@@ -66,6 +69,22 @@ struct tx_config {
     uint64_t board_mac = 0x020000000001ull;
 };
 extern const param_table tx_param_table;
+
+// The board's qdisc ([qdisc] group; table drivers/khost/qdisc_params.def over
+// models/net/qdisc.h's config).
+extern const param_table qdisc_param_table;
+
+// What drivers/khost/board_stack.h needs: the qdisc and the costs and
+// sysctls of the board's transmit stack (from [qdisc] and [tx]).
+struct stack_tx_config {
+    models::net::qdisc_config qdisc;
+    uint64_t limit_output_bytes = 1 << 20;  // net.ipv4.tcp_limit_output_bytes (6.12: 16 x 64 KiB)
+    uint32_t min_tso_segs = 2;              // net.ipv4.tcp_min_tso_segs
+    uint32_t gso_max_bytes = 65536 - 321;   // sk_gso_max_size: GSO_LEGACY_MAX_SIZE less MAX_TCP_HEADER + 1
+    uint32_t ack_cycles = 3000;             // tcp_v4_rcv + tcp_ack per ACK, memory accesses excluded
+    uint32_t xmit_cycles = 6000;            // tcp_write_xmit .. ndo_start_xmit per skb
+    uint32_t icmp_cycles = 3000;            // icmp_rcv + icmp_echo + icmp_reply per echo request
+};
 
 struct stress_config {
 #define P FEC_PARAM_STRUCT_MEMBER

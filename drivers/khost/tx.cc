@@ -1,4 +1,5 @@
 #include "drivers/khost/tx.h"
+#include "drivers/khost/board_stack.h"
 #include <algorithm>
 #include <stdexcept>
 #include "drivers/shim/shim.h"
@@ -30,22 +31,27 @@ static const stat_desc k_txq_rows[] = {
 #undef S
 };
 
-static const uint32_t k_proto_tcp = 1;      // tx.protocol's second choice
+static const uint32_t k_proto_tcp = 1;      // tx.protocol's second choice (open loop)
+static const uint32_t k_proto_cubic = 2;    // tcp_cubic: ACK-clocked through the board's stack
+static const uint64_t k_tcp_wmem_max = 4u << 20;  // net.ipv4.tcp_wmem[2]: the autotuned send buffer's ceiling
 static const uint32_t k_max_skb_frags = 17;  // MAX_SKB_FRAGS of the shim's 6.x skbuff.h
 
-tx_task::tx_task(const tx_config& cfg, cpu::core& c, void** ndev, const tx_v6_port& port)
-    : m_cfg(cfg), m_core(c), m_ndev(ndev), m_port(port), m_next(cfg.start_ps),
+bool tx_task::tcp_cubic() const { return m_cfg.protocol == k_proto_cubic; }
+
+tx_task::tx_task(const tx_config& cfg, cpu::core& c, void** ndev, const tx_v6_port& port, board_stack* stack)
+    : m_cfg(cfg), m_core(c), m_ndev(ndev), m_port(port), m_stack(stack), m_next(cfg.start_ps),
       m_interval((tick_t)(1e12 / cfg.rate_fps + 0.5))
 {
     mode = cpu::ctx::sys;
-    if (!m_port.xmit && (cfg.protocol == k_proto_tcp || cfg.head_bytes || cfg.sndbuf))
-        throw std::invalid_argument(std::string(cfg.protocol == k_proto_tcp ? "tx.protocol=tcp"
+    if (!m_port.xmit && (cfg.protocol != 0 || cfg.head_bytes || cfg.sndbuf))
+        throw std::invalid_argument(std::string(cfg.protocol == k_proto_tcp     ? "tx.protocol=tcp"
+                                                : cfg.protocol == k_proto_cubic ? "tx.protocol=tcp_cubic"
                                                 : cfg.head_bytes            ? "tx.head_bytes"
                                                                             : "tx.sndbuf") +
                                     " needs a kernel tree's driver (driver.tree): fecsim's own driver's transmit "
                                     "path takes linear UDP datagrams");
     // What the stack would never hand a driver (the shim stops on it too).
-    const bool tcp = cfg.protocol == k_proto_tcp;
+    const bool tcp = cfg.protocol == k_proto_tcp || cfg.protocol == k_proto_cubic;
     const uint32_t send = cfg.send_bytes ? cfg.send_bytes : cfg.mss;
     const uint32_t headers = tcp ? TRAFFIC_TCP_L2L4_HDR : TRAFFIC_L2L4_HDR;
     const uint32_t len = tcp ? headers + send : cfg.frame_bytes - TRAFFIC_FCS;
@@ -73,16 +79,27 @@ tx_task::tx_task(const tx_config& cfg, cpu::core& c, void** ndev, const tx_v6_po
     m_flow.src_port = 5201;
     m_flow.dst_port = 5001;
     m_frame.resize(tcp ? TRAFFIC_TCP_L2L4_HDR + send : cfg.frame_bytes);
-    if (m_port.set_wake)
-        m_port.set_wake(&tx_task::woken, this);
-    if (m_port.set_wmem)
-        m_port.set_wmem(&tx_task::wmem, this);
+    if (m_stack)
+        m_stack->set_app(&tx_task::woken, &tx_task::wmem, this, &c);
+    if (tcp_cubic()) {
+        if (!m_stack)
+            throw std::logic_error("tx.protocol=tcp_cubic without the board's transmit stack");
+        net::tcp_config tc;
+        tc.mss = cfg.mss;
+        m_stack->tcp_open(tc, m_flow, cfg);
+    }
     c.wake_at(m_next);
 }
 
 void tx_task::woken(void* self)
 {
     auto* t = static_cast<tx_task*>(self);
+    if (t->tcp_cubic()) {  // ACKs freed send-buffer room
+        cpu::core* c = cpu::core::current();
+        t->m_stack->app_waits(false);
+        t->m_core.wake(c ? c->now() : now_ps());
+        return;
+    }
     if (!t->m_held)
         return;
     cpu::core* c = cpu::core::current();
@@ -117,6 +134,18 @@ bool tx_task::runnable() const
 {
     if (!*m_ndev && !m_port.xmit)
         return false;
+    if (tcp_cubic()) {
+        const tick_t t = m_stack->tcp_timer();
+        if (t && m_core.now() >= t)
+            return true;
+        const uint64_t sndbuf = m_cfg.sndbuf ? m_cfg.sndbuf : k_tcp_wmem_max;
+        if (m_core.now() < m_next || (m_cfg.count && m_stats.attempts >= m_cfg.count))
+            return false;
+        if (m_stack->tcp_room(sndbuf))
+            return true;
+        m_stack->app_waits(true);  // sk_stream_wait_memory
+        return false;
+    }
     if (m_held)  // retried when the queue wakes, or at the next send time
         return m_core.now() >= m_next;
     if (sndbuf_full())  // blocked in sendmsg until TX completion frees space
@@ -139,8 +168,37 @@ size_t tx_task::build(uint32_t* payload)
     return len >= TRAFFIC_FCS ? len - TRAFFIC_FCS : 0;  // the MAC appends the FCS (TC)
 }
 
+// iperf3 -c: write() after write() of write_bytes while the send buffer has
+// room (the stack sends them as the window allows, from the ACKs' softirq);
+// the retransmission timer fires here too.
+void tx_task::step_stream(cpu::core& c)
+{
+    const tick_t t = m_stack->tcp_timer();
+    if (t && c.now() >= t) {  // tcp_write_timer: the socket held, as by lock_sock
+        m_stack->sock_lock();
+        m_stack->tcp_on_timer();
+        m_stack->sock_release();
+        return;
+    }
+    const cpu::ctx prev = c.set_ctx(cpu::ctx::user);
+    c.charge(m_cfg.datagram_cycles, cpu::CAT_STACK);
+    c.set_ctx(prev);
+    c.charge(m_cfg.send_cycles, cpu::CAT_STACK);
+    m_stats.attempts++;
+    m_stats.sent++;
+    m_stats.bytes += m_cfg.write_bytes;
+    m_written += m_cfg.write_bytes;
+    m_stack->sock_lock();
+    m_stack->tcp_write(m_written);
+    m_stack->sock_release();
+}
+
 void tx_task::step(cpu::core& c)
 {
+    if (tcp_cubic()) {
+        step_stream(c);
+        return;
+    }
     size_t len;
     uint32_t payload;
     if (m_held) {
@@ -164,6 +222,7 @@ void tx_task::step(cpu::core& c)
         const uint32_t n = m_cfg.send_bytes ? m_cfg.send_bytes : m_cfg.mss;
         r.gso_size = m_cfg.protocol == k_proto_tcp && n > m_cfg.mss ? m_cfg.mss : 0;
         r.csum_offload = m_cfg.csum_offload;
+        r.sock = SOCK_APP;
         const int rc = m_port.xmit(&r);
         if (rc == FECSIM_V6_TX_OK) {
             m_stats.sent++;

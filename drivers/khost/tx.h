@@ -34,15 +34,21 @@ extern const size_t tx_stat_count;
 struct tx_v6_port {
     int (*xmit)(const fecsim_v6_tx_req*) = nullptr;
     void (*set_wake)(void (*)(void*), void*) = nullptr;
-    void (*set_wmem)(void (*)(void*, long), void*) = nullptr;
+    void (*set_wmem)(void (*)(void*, unsigned, long), void*) = nullptr;
+    unsigned (*features)() = nullptr;
     const fecsim_v6_tx_stats* (*stats)() = nullptr;
     void (*reset)() = nullptr;
 };
 
+class board_stack;
+
 class tx_task : public models::cpu::task {
 public:
-    // ndev: fecsim's own driver's net_device once probed; port: a tree driver's.
-    tx_task(const tx_config& cfg, models::cpu::core& c, void** ndev, const tx_v6_port& port);
+    // ndev: fecsim's own driver's net_device once probed; port: a tree
+    // driver's, and stack its transmit stack (drivers/khost/board_stack.h:
+    // the queue's wake and the socket's charge come through it; the
+    // tcp_cubic stream is its). stack is null for fecsim's own driver.
+    tx_task(const tx_config& cfg, models::cpu::core& c, void** ndev, const tx_v6_port& port, board_stack* stack);
     const char* name() const override { return "tx"; }
     bool runnable() const override;
     void step(models::cpu::core& c) override;
@@ -62,6 +68,10 @@ private:
     models::cpu::core& m_core;
     void** m_ndev;  // the driver's net_device, once probed
     const tx_v6_port m_port;
+    board_stack* m_stack;
+    bool tcp_cubic() const;
+    void step_stream(models::cpu::core& c);  // tx.protocol=tcp_cubic: a write or the retransmission timer
+    uint64_t m_written = 0;  // tcp_cubic: stream bytes written
     models::tick_t m_next, m_interval;
     uint32_t m_seq = 0;        // UDP: datagram number; TCP: stream offset
     uint16_t m_ip_id = 0;

@@ -56,6 +56,7 @@ struct shim_net_stats {
 	uint64_t skb_alloc, skb_free;
 	uint64_t tx_sent, tx_busy;	/* frames handed to ndo_start_xmit; refused (queue stopped) */
 	uint64_t rx_otherhost;		/* frames for another host's MAC (promiscuous mode), dropped */
+	uint64_t ip_in_delivers_other;	/* TCP and ICMP datagrams the board's endpoints took */
 };
 
 int shim_set_param(const char *name, const char *value);	/* module_param; -ENOENT if unknown */

@@ -144,6 +144,11 @@ void simhost_kworker_at(uint64_t at_ns);
 
 /* The receiving socket's reader (the application task) has data. */
 void simhost_socket_wake(void);
+/* A TCP or ICMP datagram for the board (ip: its IPv4 header, len: bytes
+ * from there, checked by ip_rcv_core): the kernel host's endpoints take it
+ * (1: consumed, the caller frees the skb) or not (0). Runs in the NET_RX
+ * softirq; may transmit (an ACK-clocked TCP send, an echo reply). */
+int simhost_l4_receive(const void *ip, size_t len);
 /* Whether the UDP checksum of the IPv4 datagram at ip (header first; udp_avail
  * bytes of UDP header and payload there) is right (a zero checksum field:
  * none sent, right; a UDP length beyond udp_avail: wrong), as the bytes are

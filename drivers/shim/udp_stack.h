@@ -91,11 +91,30 @@ UDP_STACK_UNCOSTED static int udp_ip_checked(struct sk_buff *skb, unsigned int i
 	return 1;
 }
 
+/* Another protocol than UDP: TCP and ICMP go to the board's own endpoints
+ * (the kernel host's TCP stream and echo responder), after the reads
+ * tcp_v4_rcv (the header) and icmp_echo (the whole message, copied into
+ * the reply) make. 1: an endpoint took it (the skb is then freed by the
+ * caller's drop path, uncounted); 0: nobody did (the caller counts it in
+ * InHdrErrors, as any datagram that is not UDP). The reads are simulated. */
+UDP_STACK_UNCOSTED static int udp_other_proto(struct sk_buff *skb, unsigned int ihl)
+{
+	const u8 *ip = skb->data;
+
+	if ((ip[9] != 6 && ip[9] != 1) || skb->len <= ihl || skb->data_len)
+		return 0;
+	simhost_access(ip + ihl, ip[9] == 6 ? min(skb->len - ihl, 60u) : skb->len - ihl, 0);
+	if (!simhost_l4_receive(ip, skb->len))
+		return 0;
+	st.ip_in_delivers_other++;
+	return 1;
+}
+
 /* Then, for UDP, __udp4_lib_rcv's length checks (net/ipv4/udp.c; RFC 768):
  * no room for the UDP header, or a UDP length beyond the datagram or below
  * 8, is a short packet, dropped and counted in Udp.InErrors; otherwise the
  * datagram is trimmed to the UDP length. 1: it goes on (another protocol
- * too: the caller drops that). */
+ * too, unless the board's endpoints took it: the caller drops that). */
 UDP_STACK_UNCOSTED static int udp_rcv_checked(struct sk_buff *skb, unsigned int ihl)
 {
 	unsigned int ulen;
@@ -103,7 +122,7 @@ UDP_STACK_UNCOSTED static int udp_rcv_checked(struct sk_buff *skb, unsigned int 
 	if (!udp_ip_checked(skb, ihl))
 		return 0;
 	if (skb->data[9] != 17)
-		return 1;
+		return !udp_other_proto(skb, ihl);
 	if (skb->len < ihl + 8)
 		goto short_packet;
 	simhost_access(skb->data + ihl, 8, 0);	/* the UDP header */

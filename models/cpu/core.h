@@ -53,7 +53,7 @@ enum class ctx : uint8_t { irq, softirq, sys, user, idle };
 enum cat : uint8_t { CAT_DRIVER, CAT_DESC, CAT_MMIO, CAT_DMA_SYNC, CAT_COPY, CAT_STACK, CAT_ALLOC, CAT_OTHER, CAT_BACKGROUND, CAT_COUNT };
 
 // Softirq numbers used here (include/linux/interrupt.h): handlers run in this order.
-enum softirq_nr : unsigned { TIMER_SOFTIRQ = 1, NET_RX_SOFTIRQ = 3, RCU_SOFTIRQ = 9, NR_SOFTIRQS = 10 };
+enum softirq_nr : unsigned { TIMER_SOFTIRQ = 1, NET_TX_SOFTIRQ = 2, NET_RX_SOFTIRQ = 3, RCU_SOFTIRQ = 9, NR_SOFTIRQS = 10 };
 
 class core;
 

@@ -4,7 +4,8 @@ models_libmodels_a_SOURCES += \
 	models/enet/enet_regs.h \
 	models/enet/enet.h models/enet/enet.cc
 models_libmodels_a_SOURCES += \
-	models/traffic/traffic.h models/traffic/traffic.cc
+	models/traffic/traffic.h models/traffic/traffic.cc \
+	models/traffic/peer.h models/traffic/peer.cc
 # Test sources: tests/local.mk (included after this file) appends them to the
 # model-tier runner; automake rejects += before the runner's first '='.
 ENET_TEST_SOURCES = tests/models/enet_tb.h \

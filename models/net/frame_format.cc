@@ -443,6 +443,69 @@ size_t traffic_build_tcp_ack(uint8_t* out, const struct traffic_flow* fl, uint32
     return TRAFFIC_TCP_L2L4_HDR;
 }
 
+static uint8_t echo_byte(uint16_t seq, size_t k) { return (uint8_t)(k + seq * 7u); }
+
+size_t traffic_build_icmp_echo(uint8_t* out, const struct traffic_flow* fl, int type, uint16_t id, uint16_t seq,
+                               size_t data_len, uint16_t ip_id)
+{
+    if (TRAFFIC_IP_HDR + TRAFFIC_ICMP_HDR + data_len > 1500)
+        return 0;
+    uint8_t* ip = put_eth_ip(out, fl, TRAFFIC_ICMP_HDR + data_len, ip_id, 1);
+    uint8_t* ic = ip + TRAFFIC_IP_HDR;
+    ic[0] = (uint8_t)type;
+    ic[1] = 0;
+    put16(ic + 2, 0);
+    put16(ic + 4, id);
+    put16(ic + 6, seq);
+    for (size_t k = 0; k < data_len; k++)
+        ic[TRAFFIC_ICMP_HDR + k] = echo_byte(seq, k);
+    put16(ic + 2, traffic_inet_checksum(ic, TRAFFIC_ICMP_HDR + data_len));
+    return TRAFFIC_ICMP_L2L4_HDR + data_len;
+}
+
+// The ICMP message of an IPv4 frame: its start and length, or null.
+static const uint8_t* icmp_message(const uint8_t* f, size_t len, size_t* mlen)
+{
+    if (len < TRAFFIC_ETH_HDR + TRAFFIC_IP_HDR + TRAFFIC_ICMP_HDR || get16(f + 12) != 0x0800)
+        return nullptr;
+    const uint8_t* ip = f + TRAFFIC_ETH_HDR;
+    const size_t ihl = (size_t)(ip[0] & 0xF) * 4;
+    if ((ip[0] >> 4) != 4 || ihl < 20 || ip[9] != 1)
+        return nullptr;
+    const size_t tot = get16(ip + 2);
+    if (tot < ihl + TRAFFIC_ICMP_HDR || TRAFFIC_ETH_HDR + tot > len)
+        return nullptr;
+    *mlen = tot - ihl;
+    return ip + ihl;
+}
+
+int traffic_icmp_echo(const uint8_t* f, size_t len, int* type, uint16_t* id, uint16_t* seq, size_t* data_len)
+{
+    size_t n;
+    const uint8_t* ic = icmp_message(f, len, &n);
+    if (!ic || (ic[0] != TRAFFIC_ICMP_ECHO_REQUEST && ic[0] != TRAFFIC_ICMP_ECHO_REPLY) || ic[1] != 0 ||
+        traffic_inet_checksum(ic, n) != 0)
+        return -1;
+    *type = ic[0];
+    *id = get16(ic + 4);
+    *seq = get16(ic + 6);
+    *data_len = n - TRAFFIC_ICMP_HDR;
+    return 0;
+}
+
+int traffic_icmp_data_ok(const uint8_t* f, size_t len)
+{
+    size_t n;
+    const uint8_t* ic = icmp_message(f, len, &n);
+    if (!ic)
+        return 0;
+    const uint16_t seq = get16(ic + 6);
+    for (size_t k = 0; k + TRAFFIC_ICMP_HDR < n; k++)
+        if (ic[TRAFFIC_ICMP_HDR + k] != echo_byte(seq, k))
+            return 0;
+    return 1;
+}
+
 static uint8_t stream_byte(uint32_t k)
 {
     uint32_t x = k * 2654435761u;

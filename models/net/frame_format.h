@@ -141,8 +141,31 @@ int traffic_tcp_header(const uint8_t *frame, size_t len, struct traffic_tcp_info
  * shifted right by its window scale). Both checksums valid, no FCS, no
  * padding (the MAC pads to the 60-byte minimum). Returns the length,
  * TRAFFIC_TCP_L2L4_HDR. */
+/* The window scale the link partner announces for its receive window (its
+ * ACKs' window field is the window shifted right by it). */
+#define TRAFFIC_PEER_WSCALE 7
 size_t traffic_build_tcp_ack(uint8_t *out, const struct traffic_flow *flow, uint32_t seq, uint32_t ack,
 			     uint16_t window, uint16_t ip_id);
+
+/* ICMP echo (ping): Ethernet II / IPv4 (DF, TTL 64) / ICMP echo request
+ * (type 8) or reply (type 0), code 0, identifier id, sequence number seq,
+ * data_len data bytes that are a function of seq alone (what ping sends
+ * after its 8-byte header: 56 bytes by default). Both checksums valid, no
+ * FCS, no padding. Returns the length (TRAFFIC_ICMP_L2L4_HDR + data_len), or
+ * 0 if the datagram would exceed 1500 bytes (ping does not fragment here). */
+#define TRAFFIC_ICMP_HDR 8u
+#define TRAFFIC_ICMP_L2L4_HDR (TRAFFIC_ETH_HDR + TRAFFIC_IP_HDR + TRAFFIC_ICMP_HDR)
+#define TRAFFIC_ICMP_ECHO_REQUEST 8
+#define TRAFFIC_ICMP_ECHO_REPLY 0
+size_t traffic_build_icmp_echo(uint8_t *out, const struct traffic_flow *flow, int type, uint16_t id, uint16_t seq,
+			       size_t data_len, uint16_t ip_id);
+/* An ICMP echo request or reply of an Ethernet II / IPv4 frame without FCS:
+ * 0 and *type, *id, *seq, *data_len, or -1 if it is not one, its lengths are
+ * inconsistent or its ICMP checksum is wrong. */
+int traffic_icmp_echo(const uint8_t *frame, size_t len, int *type, uint16_t *id, uint16_t *seq, size_t *data_len);
+/* Non-zero if the data of an echo with sequence number seq are what
+ * traffic_build_icmp_echo put there (a reply echoes the request's). */
+int traffic_icmp_data_ok(const uint8_t *frame, size_t len);
 
 /* Receiver-side sequence accounting. Window of the last 4096 numbers. */
 struct traffic_seq_tracker {

@@ -177,6 +177,13 @@ bool tcp_sender::next_unit(tick_t now, uint32_t max_len, tcp_unit* out)
         return false;
     }
     uint64_t len = std::min<uint64_t>(win, max_len);
+    const bool again0 = m_nxt < m_high;
+    if (!again0) {
+        // new data: only what the application has written (not window-limited then)
+        if (m_nxt >= m_limit)
+            return false;
+        len = std::min<uint64_t>(len, m_limit - m_nxt);
+    }
     if (len >= m_cfg.mss)
         len -= len % m_cfg.mss;  // whole segments; a short tail only when the window leaves less
     const bool again = m_nxt < m_high;  // resent after a timeout (go-back-N)

@@ -119,6 +119,9 @@ public:
     // if one is due, else new data (the application always has more: a bulk
     // sender). False when the windows allow nothing.
     bool next_unit(tick_t now, uint32_t max_len, tcp_unit* out);
+    // New data ends at stream offset `end` (what the application has
+    // written); without a call the application always has more.
+    void set_send_limit(uint64_t end) { m_limit = end; }
     // A unit next_unit gave was not sent after all (the qdisc dropped it:
     // NET_XMIT_DROP): it is taken back and the window reduced as by
     // tcp_enter_cwr.
@@ -158,6 +161,7 @@ private:
     cubic m_cc;
     uint32_t m_cwnd, m_cwnd_cnt = 0, m_ssthresh;
     uint64_t m_una = 0, m_nxt = 0, m_rwnd;
+    uint64_t m_limit = ~(uint64_t)0;  // end of the data written (set_send_limit)
     uint64_t m_max_packets_out = 0;   // most segments in flight in the current window
     bool m_cwnd_limited = false;      // the window, not the application, held sending back in it
     uint64_t m_usage_seq = 0;         // snd_nxt when those two were recorded

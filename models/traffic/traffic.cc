@@ -5,6 +5,7 @@
 #include <cstring>
 #include <stdexcept>
 #include "common/log.h"
+#include "traffic/peer.h"
 
 namespace models::traffic {
 
@@ -235,8 +236,63 @@ void traffic_source::sent(tick_t t, tick_t due)
     SIM_TRACE(TRACE_TRAFFIC, name(), "frame %llu, %u B", (unsigned long long)m_sent, len);
 }
 
+void traffic_source::inject(const uint8_t* frame, uint32_t len, tick_t earliest)
+{
+    if (!m_inject_on)
+        throw std::logic_error("traffic_source::inject without enable_injection");
+    injected in{earliest, std::vector<uint8_t>(frame, frame + len)};
+    in.bytes.resize(std::max<size_t>(len, enet::MIN_FRAME_BYTES - enet::FCS_BYTES) + enet::FCS_BYTES, 0);
+    traffic_append_fcs(in.bytes.data(), in.bytes.size() - enet::FCS_BYTES);
+    auto at = m_inj.end();
+    while (at != m_inj.begin() && std::prev(at)->earliest > earliest)
+        --at;
+    m_inj.insert(at, std::move(in));
+    m_inject_ev.notify(sc_core::SC_ZERO_TIME);
+}
+
+// The generated frames and the injected ones on one line: whichever is due
+// first goes (an injected one on a tie); a frame due later, or a pause
+// change, makes the choice again.
+void traffic_source::run_mixed()
+{
+    const tick_t never = ~(tick_t)0;
+    for (;;) {
+        const bool gen = m_pending || (!m_done && take_next());
+        const tick_t gen_due = gen ? std::max(m_pend_ideal, m_line_free) : never;
+        const tick_t inj_due = m_inj.empty() ? never : std::max(m_inj.front().earliest, m_line_free);
+        if (gen_due == never && inj_due == never) {
+            wait(m_inject_ev);
+            continue;
+        }
+        const bool take_inj = inj_due <= gen_due;
+        const tick_t due = take_inj ? inj_due : gen_due;
+        const tick_t start = pending_start(due);
+        if (start > now_ps()) {
+            wait(from_ps(start - now_ps()), m_inject_ev | m_pause_ev);
+            continue;
+        }
+        const tick_t t = now_ps();
+        if (take_inj) {
+            m_inj_line.swap(m_inj.front().bytes);
+            m_inj.pop_front();
+            eth_frame f{m_inj_line.data(), (uint32_t)m_inj_line.size(), t, m_byte_ps, true, nullptr};
+            m_line_free = t + wire_ps(f.len);
+            m_stats.injected++;
+            out->frame_start(f);
+            continue;
+        }
+        eth_frame f{m_buf.data(), m_pend_len, t, m_byte_ps, true, m_body_due ? this : nullptr};
+        out->frame_start(f);
+        sent(t, due);
+    }
+}
+
 void traffic_source::run()
 {
+    if (m_inject_on) {
+        run_mixed();
+        return;
+    }
     for (;;) {
         if (!m_pending && !take_next())
             return;
@@ -454,6 +510,8 @@ void traffic_sink::frame_start(const eth_frame& f)
             }
         }
     }
+    if (m_peer && fcs_ok)
+        m_peer->from_board(f);
     if (m_pcap)
         m_pcap->write(f);
     SIM_TRACE(TRACE_TRAFFIC, name(), "received %u B", f.len);

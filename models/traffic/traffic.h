@@ -19,6 +19,7 @@
 // link_tap: a capture of the frames on a link (the RX side: what the link
 // partner sent the MAC), for [output] pcap_rx.
 #pragma once
+#include <deque>
 #include <functional>
 #include <memory>
 #include <string>
@@ -36,6 +37,8 @@ typedef struct pcap pcap_t;
 typedef struct pcap_dumper pcap_dumper_t;
 
 namespace models::traffic {
+
+class link_peer;  // traffic/peer.h
 
 struct traffic_stats {
 #define S FEC_STAT_MEMBER
@@ -72,6 +75,15 @@ public:
     void visit_stats(const std::string& prefix, const stat_visitor& v) const;
     bool done() const { return m_done; }   // count reached or file exhausted (frames still held included)
     uint32_t next_seq() const { return m_seq; }  // of the next frame prepared (held ones included)
+    // The link partner's own endpoints' frames (models/traffic/peer.h: TCP
+    // ACKs, ping requests), without FCS (appended here): each starts at or
+    // after `earliest`, in the order of those times (equal ones in call
+    // order), when the line is free and no pause holds it; generated frames
+    // keep their own schedule and go first when they are due first. Call
+    // enable_injection() before the simulation starts (the late hand-over
+    // is then off: the frames' times depend on what the board sends).
+    void enable_injection() { m_inject_on = true; }
+    void inject(const uint8_t* frame, uint32_t len, tick_t earliest);
     // Frames handed over late so far (frame_sink_if::refuses_all): not a
     // result, the speed technique at work (tests).
     uint64_t late_frames() const { return m_late_frames; }
@@ -84,6 +96,7 @@ private:
     void catch_up(bool wake) override;
     void end_of_elaboration() override;
     void run();
+    void run_mixed();  // run() with injected frames (enable_injection)
     // Prepare the next frame (m_pend_*); false (and done) when there is none.
     bool take_next();
     // When the pending frame, due at due, may start: after a pause that holds it.
@@ -125,6 +138,16 @@ private:
     bool m_late = false, m_catching_up = false;
     uint64_t m_late_frames = 0, m_late_runs = 0;
     sc_core::sc_event m_wake_ev;
+    // Injected frames, earliest first (ties in call order), and the one on the
+    // line now (its bytes stay valid until the next frame starts).
+    struct injected {
+        tick_t earliest;
+        std::vector<uint8_t> bytes;  // FCS included
+    };
+    bool m_inject_on = false;
+    std::deque<injected> m_inj;
+    std::vector<uint8_t> m_inj_line;
+    sc_core::sc_event m_inject_ev;
     // pause state: no frame may start in [m_pause_from, m_pause_until)
     tick_t m_pause_from = 0, m_pause_until = 0;
     sc_core::sc_event m_pause_ev;
@@ -193,6 +216,8 @@ public:
     void visit_stats(const std::string& prefix, const stat_visitor& v) const;
     // Called for every frame at its start (tests, scenario glue); data valid during the call.
     void set_observer(std::function<void(const enet::eth_frame&)> fn) { m_observer = std::move(fn); }
+    // The link partner's endpoints take the board's frames with a good FCS.
+    void set_peer(link_peer* p) { m_peer = p; }
     // Flush the capture file (also done by the destructor).
     void flush();
 
@@ -203,6 +228,7 @@ private:
     mutable sink_stats m_stats{};
     traffic_seq_tracker m_seq{};
     std::function<void(const enet::eth_frame&)> m_observer;
+    link_peer* m_peer = nullptr;
     std::unique_ptr<pcap_writer> m_pcap;
 };
 

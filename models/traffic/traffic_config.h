@@ -23,4 +23,12 @@ struct traffic_config {
 };
 extern const param_table traffic_param_table;
 
+// [peer] group (models/traffic/peer.h; table models/traffic/peer_params.def).
+struct peer_config {
+#define P FEC_PARAM_STRUCT_MEMBER
+#include "traffic/peer_params.def"
+#undef P
+};
+extern const param_table peer_param_table;
+
 } // namespace models::traffic

@@ -61,6 +61,8 @@ struct soc_config {
     khost::driver_config driver;          // [driver]
     khost::app_config app;                // [app]
     khost::tx_config tx;                  // [tx]
+    models::net::qdisc_config qdisc;      // [qdisc]
+    models::traffic::peer_config peer;    // [peer]
     output_config output;                 // [output]
 };
 

@@ -341,6 +341,10 @@ std::string summary_text(const run_summary& s, const summary_extra& x, const std
         o += text_line(s, x, "tx") + "\n";
     if (s.txq_ring_max)
         o += text_line(s, x, "txq") + "\n";
+    if (s.tcp_goodput_mbps > 0)
+        o += text_line(s, x, "tcp") + "\n";
+    if (s.ping_sent)
+        o += text_line(s, x, "ping") + "\n";
     o += text_line(s, x, "dma_sync") + "\n";
     o += text_line(s, x, "coherence");
     if (s.synced_bytes)

@@ -316,6 +316,51 @@ START_TEST(test_source_honours_pause)
 }
 END_TEST
 
+// Injected frames (the link partner's own endpoints): each starts at its
+// time or when the line is free, between the generated frames, with a good
+// FCS; a generated frame due while one is on the line waits for it.
+START_TEST(test_source_injects_between_generated_frames)
+{
+    time_setup();
+    traffic_config tc;
+    tc.count = 3;
+    tc.rate_fps = 10000;  // 246-B frames 100 us apart, 21.28 us on the wire each
+    traffic_source src("src", tc);
+    traffic_sink sink("sink");
+    std::vector<std::pair<tick_t, uint32_t>> t;
+    std::vector<int> fcs;
+    sink.set_observer([&](const eth_frame& e) {
+        t.push_back({e.start_ps, e.len});
+        fcs.push_back(traffic_fcs_ok(e.data, e.len));
+    });
+    src.out.bind(sink.in);
+    src.enable_injection();
+    traffic_flow fl{};
+    uint8_t ack[80];
+    const size_t n = traffic_build_tcp_ack(ack, &fl, 0, 1000, 100, 1);  // 66 B: 70 B with the FCS
+    src.inject(ack, (uint32_t)n, 10 * US);   // the line is busy until 21.28 us
+    src.inject(ack, (uint32_t)n, 99 * US);   // on the line when frame 1 is due at 100 us
+    src.inject(ack, 20, 150 * US);           // short: padded to 64 B
+    sc_core::sc_start(from_ps(400 * US));
+    ck_assert_uint_eq(t.size(), 6);
+    ck_assert_uint_eq(t[0].first, 0);
+    ck_assert_uint_eq(t[1].first, 21280000);
+    ck_assert_uint_eq(t[1].second, 70);
+    ck_assert_uint_eq(t[2].first, 99 * US);
+    ck_assert_uint_eq(t[3].first, 99 * US + (8 + 70 + 12) * 80000);  // frame 1 after it
+    ck_assert_uint_eq(t[3].second, 246);
+    ck_assert_uint_eq(t[4].first, 150 * US);
+    ck_assert_uint_eq(t[4].second, 64);
+    ck_assert_uint_eq(t[5].second, 246);
+    for (int ok : fcs)
+        ck_assert(ok);
+    ck_assert_uint_eq(src.stats().frames, 3);
+    ck_assert_uint_eq(src.stats().injected, 3);
+    ck_assert_uint_eq(sink.stats().verified, 3);
+    ck_assert_uint_eq(sink.stats().lost, 0);
+}
+END_TEST
+
 Suite* suite_traffic(void)
 {
     Suite* s = suite_create("traffic");
@@ -328,6 +373,7 @@ Suite* suite_traffic(void)
     tcase_add_test(tc, test_pcap_replay_and_capture);
     tcase_add_test(tc, test_pcap_back_to_back);
     tcase_add_test(tc, test_source_honours_pause);
+    tcase_add_test(tc, test_source_injects_between_generated_frames);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -159,10 +159,10 @@ START_TEST(test_unknown_names)
     expect_error(l, f + ":12: error: unknown key 'maint' in [l2]; did you mean 'maint_line_cycles' or "
                         "'maint_waits_for_drain'?");
     expect_error(l, f + ":13: error: unknown group [zzzzzz] (known: [scenario] [soc] [cpu] [l1] [l2] [noc] [dram] "
-                        "[stress] [enet] [traffic] [kernel] [driver] [stack] [app] [tx] [output])");
+                        "[stress] [enet] [traffic] [kernel] [driver] [stack] [app] [tx] [qdisc] [peer] [output])");
     expect_error(l, "error: -o l2.siz=3: unknown key 'siz' in [l2]; did you mean 'size'?");
     expect_error(l, "error: -o foo.bar=1: unknown group [foo] (known: [scenario] [soc] [cpu] [l1] [l2] [noc] [dram] "
-                    "[stress] [enet] [traffic] [kernel] [driver] [stack] [app] [tx] [output])");
+                    "[stress] [enet] [traffic] [kernel] [driver] [stack] [app] [tx] [qdisc] [peer] [output])");
     // Reported in reading order.
     ck_assert(l.errors[0].find(":5:") != std::string::npos);
 }

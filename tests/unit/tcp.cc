@@ -381,6 +381,64 @@ START_TEST(test_hystart_ends_slow_start_on_delay)
 }
 END_TEST
 
+// set_send_limit: new data stops at what the application wrote, and a
+// sender held back by it is not window-limited (the window does not grow).
+START_TEST(test_send_limit_holds_new_data)
+{
+    tcp_config c;
+    c.hystart = false;
+    tcp_sender s(c);
+    s.set_send_limit(3 * c.mss + 100);
+    tcp_unit u;
+    uint64_t sent = 0;
+    while (s.next_unit(0, 64 * c.mss, &u))
+        sent += u.len;
+    ck_assert_uint_eq(sent, 3 * c.mss + 100);
+    ck_assert_uint_eq(s.snd_nxt(), 3 * c.mss + 100);
+    s.on_ack(sent, 1u << 30, MS);
+    ck_assert_uint_eq(s.cwnd(), 10);  // 4 segments in flight of 10: not cwnd-limited
+    ck_assert(!s.next_unit(MS, 64 * c.mss, &u));
+    s.set_send_limit(sent + 20 * c.mss);
+    ck_assert(s.next_unit(MS, 64 * c.mss, &u));
+    ck_assert_uint_eq(u.seq, sent);
+    ck_assert_uint_eq(u.len, 10 * c.mss);  // the window, not the written end, limits now
+}
+END_TEST
+
+// ICMP echo frames: request and reply read back with their fields and
+// data; a wrong checksum, data or a truncated frame is refused.
+START_TEST(test_icmp_echo_round_trip)
+{
+    traffic_flow fl{};
+    fl.src_ip = 0xC0A80002u;
+    fl.dst_ip = 0xC0A80001u;
+    uint8_t f[1600];
+    const size_t n = traffic_build_icmp_echo(f, &fl, TRAFFIC_ICMP_ECHO_REQUEST, 0x4650, 77, 56, 9);
+    ck_assert_uint_eq(n, 14 + 20 + 8 + 56);
+    int ip_ok = 0, l4_ok = 0;
+    ck_assert_int_eq(traffic_ipv4_checks(f, n, &ip_ok, &l4_ok), 0);
+    ck_assert(ip_ok);
+    int type;
+    uint16_t id, seq;
+    size_t dlen;
+    ck_assert_int_eq(traffic_icmp_echo(f, n, &type, &id, &seq, &dlen), 0);
+    ck_assert_int_eq(type, TRAFFIC_ICMP_ECHO_REQUEST);
+    ck_assert_uint_eq(id, 0x4650);
+    ck_assert_uint_eq(seq, 77);
+    ck_assert_uint_eq(dlen, 56);
+    ck_assert(traffic_icmp_data_ok(f, n));
+    const size_t r = traffic_build_icmp_echo(f, &fl, TRAFFIC_ICMP_ECHO_REPLY, 0x4650, 77, 56, 10);
+    ck_assert_int_eq(traffic_icmp_echo(f, r, &type, &id, &seq, &dlen), 0);
+    ck_assert_int_eq(type, TRAFFIC_ICMP_ECHO_REPLY);
+    f[n - 1] ^= 1;  // a data byte: the ICMP checksum no longer holds
+    ck_assert_int_eq(traffic_icmp_echo(f, r, &type, &id, &seq, &dlen), -1);
+    ck_assert(!traffic_icmp_data_ok(f, r));
+    f[n - 1] ^= 1;
+    ck_assert_int_eq(traffic_icmp_echo(f, r - 1, &type, &id, &seq, &dlen), -1);
+    ck_assert_uint_eq(traffic_build_icmp_echo(f, &fl, TRAFFIC_ICMP_ECHO_REQUEST, 1, 1, 1473, 1), 0);
+}
+END_TEST
+
 START_TEST(test_ack_frame_round_trip)
 {
     traffic_flow fl{};
@@ -423,6 +481,8 @@ Suite* suite_tcp(void)
     Suite* s = suite_create("tcp");
     TCase* tc = tests_tcase("core", TEST_TIMEOUT_UNIT);
     tcase_add_test(tc, test_ack_frame_round_trip);
+    tcase_add_test(tc, test_send_limit_holds_new_data);
+    tcase_add_test(tc, test_icmp_echo_round_trip);
     tcase_add_test(tc, test_receiver_ack_policy);
     tcase_add_test(tc, test_slow_start_doubles_per_round);
     tcase_add_test(tc, test_window_grows_only_when_used);

@@ -62,6 +62,7 @@ struct fecsim_v6_tx_req {
 	unsigned int frag_bytes;	/* bytes per page fragment; 0 = a page */
 	unsigned int gso_size;		/* TCP payload bytes per segment; 0 = no GSO */
 	int csum_offload;		/* leave the L4 checksum to the device */
+	unsigned int sock;		/* the sending socket, passed back with its send-buffer charge */
 };
 /* Results of fecsim_v6_xmit. */
 enum { FECSIM_V6_TX_OK = 0, FECSIM_V6_TX_STOPPED = 1, FECSIM_V6_TX_NOMEM = 2 };
@@ -77,8 +78,14 @@ void fecsim_v6_tx_set_wake(void (*wake)(void *ctx), void *ctx);
 /* The host's callback for the sending socket's send-buffer charge
  * (sk_wmem_alloc): +truesize when the driver takes an skb, -truesize when
  * it frees it (TX completion); an skb the driver drops inside its
- * ndo_start_xmit is never charged. ctx is passed back. */
-void fecsim_v6_tx_set_wmem(void (*wmem)(void *ctx, long delta), void *ctx);
+ * ndo_start_xmit is never charged. ctx and the request's sock are passed
+ * back. */
+void fecsim_v6_tx_set_wmem(void (*wmem)(void *ctx, unsigned int sock, long delta), void *ctx);
+/* The device's transmit offloads once it is open: FECSIM_V6_TX_SG,
+ * FECSIM_V6_TX_CSUM (NETIF_F_IP_CSUM or HW_CSUM), FECSIM_V6_TX_TSO
+ * (NETIF_F_TSO), and its TSO segment limit (gso_max_segs) in bits 8..23. */
+enum { FECSIM_V6_TX_SG = 1, FECSIM_V6_TX_CSUM = 2, FECSIM_V6_TX_TSO = 4 };
+unsigned int fecsim_v6_tx_features(void);
 
 /* Counters of the transmit side (tx_stats.def: one row a member). */
 struct fecsim_v6_tx_stats {

@@ -25,21 +25,76 @@
 
 static struct fecsim_v6_tx_stats g_st;
 
-/* What the shim keeps in skb->cb of a transmitted skb (the driver does not
- * use the control buffer on its transmit path). */
+/* What the shim keeps of a transmitted skb while the driver holds it. It
+ * lives in the host's memory, in a table keyed by the skb's address, not in
+ * skb->cb: bookkeeping the simulated caches never see must not sit in
+ * simulated memory, where a cache maintenance operation on a line it shares
+ * with a DMA buffer would put back that line's older contents. */
 struct tx_cb {
-	u64 magic;
+	const struct sk_buff *skb;	/* key; NULL: a free slot */
 	u64 enq_ns;		/* time of ndo_start_xmit */
 	u32 bds;		/* descriptors it occupies */
-	u32 inflight;		/* the driver holds it */
 	u32 truesize;		/* its charge to the sending socket (B) */
+	u32 sock;		/* that socket (fecsim_v6_tx_req.sock) */
 };
-#define TX_CB_MAGIC 0x7478736b62ull	/* "txskb" */
-_Static_assert(sizeof(struct tx_cb) <= sizeof(((struct sk_buff *)0)->cb), "tx_cb fits in skb->cb");
+/* More than the skbs a driver can hold: its TX rings' descriptors (4096 at
+ * most per ring in the fec driver) and the one in ndo_start_xmit. */
+#define TX_TAB_SIZE 16384u
+static struct tx_cb g_tab[TX_TAB_SIZE];
+static unsigned g_tab_used;
+
+static FECSIM_UNCOSTED unsigned tx_hash(const struct sk_buff *skb)
+{
+	return (unsigned)(((unsigned long)skb >> 6) * 2654435761u) & (TX_TAB_SIZE - 1);
+}
+
+/* The skb's entry, or NULL if the driver does not hold it as a transmitted skb. */
+static FECSIM_UNCOSTED struct tx_cb *tx_cb(const struct sk_buff *skb)
+{
+	for (unsigned i = tx_hash(skb);; i = (i + 1) & (TX_TAB_SIZE - 1)) {
+		if (g_tab[i].skb == skb)
+			return &g_tab[i];
+		if (!g_tab[i].skb)
+			return NULL;
+	}
+}
+
+static FECSIM_UNCOSTED struct tx_cb *tx_cb_add(const struct sk_buff *skb)
+{
+	unsigned i = tx_hash(skb);
+
+	if (g_tab_used >= TX_TAB_SIZE / 2)
+		simhost_stop("fecsim_v6_xmit: more than %u transmitted skbs held by the driver", TX_TAB_SIZE / 2);
+	while (g_tab[i].skb)
+		i = (i + 1) & (TX_TAB_SIZE - 1);
+	memset(&g_tab[i], 0, sizeof g_tab[i]);
+	g_tab[i].skb = skb;
+	g_tab_used++;
+	return &g_tab[i];
+}
+
+/* Linear probing's deletion: the entries after the hole that hash at or
+ * before it move back into it. */
+static FECSIM_UNCOSTED void tx_cb_del(struct tx_cb *e)
+{
+	unsigned i = (unsigned)(e - g_tab), j = i;
+
+	for (;;) {
+		j = (j + 1) & (TX_TAB_SIZE - 1);
+		if (!g_tab[j].skb)
+			break;
+		unsigned h = tx_hash(g_tab[j].skb);
+		if ((j > i && (h <= i || h > j)) || (j < i && h <= i && h > j)) {
+			g_tab[i] = g_tab[j];
+			i = j;
+		}
+	}
+	g_tab[i].skb = NULL;
+	g_tab_used--;
+}
 
 /* The bookkeeping below reads fields directly (no inline helpers: those
  * would be instrumented copies). */
-#define tx_cb(skb) ((struct tx_cb *)(skb)->cb)
 #define tx_shinfo(skb) ((struct skb_shared_info *)((skb)->head + (skb)->end))
 #define tx_stopped(q) (((q)->state >> __QUEUE_STATE_DRV_XOFF) & 1)
 
@@ -53,7 +108,7 @@ static const struct sk_buff *g_xmit_skb;	/* inside its ndo_start_xmit */
 static int g_xmit_dropped;
 static void (*g_wake)(void *);
 static void *g_wake_ctx;
-static void (*g_wmem)(void *, long);
+static void (*g_wmem)(void *, unsigned int, long);
 static void *g_wmem_ctx;
 
 /* Integrate the levels up to now (core clocks may differ by a quantum:
@@ -102,7 +157,7 @@ void fecsim_v6_tx_set_wake(void (*wake)(void *ctx), void *ctx)
 	g_wake_ctx = ctx;
 }
 
-void fecsim_v6_tx_set_wmem(void (*wmem)(void *ctx, long delta), void *ctx)
+void fecsim_v6_tx_set_wmem(void (*wmem)(void *ctx, unsigned int sock, long delta), void *ctx)
 {
 	g_wmem = wmem;
 	g_wmem_ctx = ctx;
@@ -154,15 +209,13 @@ void netif_tx_wake_queue(struct netdev_queue *q)
  * reads it. */
 static FECSIM_UNCOSTED int tx_note_free(struct sk_buff *skb)
 {
-	struct tx_cb *cb = tx_cb(skb);
+	struct tx_cb *e = tx_cb(skb), cb[1];
 	u64 now;
 
-	if (cb->magic != TX_CB_MAGIC)
+	if (!e)
 		return 0;
-	cb->magic = 0;
-	if (!cb->inflight)
-		return 1;
-	cb->inflight = 0;
+	cb[0] = *e;
+	tx_cb_del(e);
 	now = levels_advance();
 	if (skb == g_xmit_skb) {
 		g_xmit_dropped = 1;	/* freed inside its own ndo_start_xmit */
@@ -176,7 +229,7 @@ static FECSIM_UNCOSTED int tx_note_free(struct sk_buff *skb)
 	g_skbs--;
 	g_bds -= cb->bds;
 	if (g_wmem)
-		g_wmem(g_wmem_ctx, -(long)cb->truesize);
+		g_wmem(g_wmem_ctx, cb->sock, -(long)cb->truesize);
 	return 1;
 }
 
@@ -195,9 +248,11 @@ void shim_v6_tx_skb_free(struct sk_buff *skb)
 
 FECSIM_UNCOSTED void shim_v6_tx_count_bd(const struct sk_buff *skb, int hdr)
 {
-	if (skb != g_xmit_skb || !tx_cb(skb)->inflight)
+	struct tx_cb *cb = skb == g_xmit_skb ? tx_cb(skb) : NULL;
+
+	if (!cb)
 		return;
-	tx_cb(skb)->bds++;
+	cb->bds++;
 	levels_advance();
 	g_bds++;
 	levels_note_max();
@@ -240,10 +295,12 @@ static struct sk_buff *tx_build_skb(struct net_device *dev, const struct fecsim_
 	struct iphdr *ip;
 
 	if (r->len < l3 + sizeof(struct iphdr) || ip0->version != 4 ||
-	    (ip0->protocol != IPPROTO_UDP && ip0->protocol != IPPROTO_TCP))
-		simhost_stop("fecsim_v6_xmit: not an IPv4 UDP/TCP frame");
+	    (ip0->protocol != IPPROTO_UDP && ip0->protocol != IPPROTO_TCP && ip0->protocol != IPPROTO_ICMP))
+		simhost_stop("fecsim_v6_xmit: not an IPv4 UDP, TCP or ICMP frame");
+	if (ip0->protocol == IPPROTO_ICMP && (r->csum_offload || r->gso_size))
+		simhost_stop("fecsim_v6_xmit: an ICMP frame with checksum offload or GSO (the stack sends neither)");
 	l4 = l3 + ip0->ihl * 4;
-	l4h = ip0->protocol == IPPROTO_TCP ? ((const struct tcphdr *)(r->frame + l4))->doff * 4 : sizeof(struct udphdr);
+	l4h = ip0->protocol == IPPROTO_TCP ? ((const struct tcphdr *)(r->frame + l4))->doff * 4 : 8;	/* UDP, ICMP */
 	head = r->head_len ? r->head_len : r->len;
 	if (head > r->len)
 		head = r->len;
@@ -311,27 +368,25 @@ static struct sk_buff *tx_build_skb(struct net_device *dev, const struct fecsim_
 /* Before ndo_start_xmit: the skb's mark, time and descriptors (a GSO skb's
  * are counted as the driver builds its segments), and from here it counts
  * as in flight, charged to its socket (sk_wmem_alloc). */
-static FECSIM_UNCOSTED void tx_note_begin(struct sk_buff *skb, int gso)
+static FECSIM_UNCOSTED void tx_note_begin(struct sk_buff *skb, int gso, unsigned int sock)
 {
-	struct tx_cb *cb = tx_cb(skb);
-
+	struct tx_cb *cb = tx_cb_add(skb);
 	const unsigned int frags = tx_shinfo(skb)->nr_frags;
 
 	if (frags)
 		g_st.sg_skbs++;
 	if (skb->ip_summed == CHECKSUM_PARTIAL)
 		g_st.csum_partial++;
-	cb->magic = TX_CB_MAGIC;
 	cb->enq_ns = simhost_time_ns();
 	cb->bds = gso ? 0 : 1 + frags;
 	cb->truesize = skb->truesize;
+	cb->sock = sock;
 	levels_advance();
-	cb->inflight = 1;
 	g_skbs++;
 	g_bds += cb->bds;
 	levels_note_max();
 	if (g_wmem)
-		g_wmem(g_wmem_ctx, (long)cb->truesize);
+		g_wmem(g_wmem_ctx, cb->sock, (long)cb->truesize);
 	g_xmit_skb = skb;
 	g_xmit_dropped = 0;
 	g_st.xmits++;
@@ -344,24 +399,42 @@ static FECSIM_UNCOSTED void tx_note_end(struct sk_buff *skb, netdev_tx_t ret)
 {
 	g_xmit_skb = NULL;
 	if (ret == NETDEV_TX_BUSY) {
-		struct tx_cb *cb = tx_cb(skb);
+		struct tx_cb *e = tx_cb(skb), cb[1];
 
+		if (!e)
+			return;	/* not possible: only the driver frees it, and then it answers OK */
+		cb[0] = *e;
+		tx_cb_del(e);
 		g_st.xmits--;
 		g_st.busy++;
 		if (tx_shinfo(skb)->nr_frags)
 			g_st.sg_skbs--;
 		if (skb->ip_summed == CHECKSUM_PARTIAL)
 			g_st.csum_partial--;
-		cb->magic = 0;
-		cb->inflight = 0;
 		levels_advance();
 		g_skbs--;
 		g_bds -= cb->bds;
 		if (g_wmem)
-			g_wmem(g_wmem_ctx, -(long)cb->truesize);
+			g_wmem(g_wmem_ctx, cb->sock, -(long)cb->truesize);
 	} else if (g_xmit_dropped) {
 		g_st.driver_drops++;
 	}
+}
+
+FECSIM_UNCOSTED unsigned int fecsim_v6_tx_features(void)
+{
+	const struct net_device *dev = shim_netdev_v6();
+	unsigned int f = 0;
+
+	if (!dev)
+		return 0;
+	if (dev->features & NETIF_F_SG)
+		f |= FECSIM_V6_TX_SG;
+	if (dev->features & (NETIF_F_IP_CSUM | NETIF_F_HW_CSUM))
+		f |= FECSIM_V6_TX_CSUM;
+	if (dev->features & NETIF_F_TSO)
+		f |= FECSIM_V6_TX_TSO;
+	return f | ((dev->tso_max_segs ? dev->tso_max_segs : 65535) & 0xffff) << 8;
 }
 
 int fecsim_v6_xmit(const struct fecsim_v6_tx_req *r)
@@ -389,7 +462,7 @@ int fecsim_v6_xmit(const struct fecsim_v6_tx_req *r)
 		rc = FECSIM_V6_TX_NOMEM;
 		goto out;
 	}
-	tx_note_begin(skb, r->gso_size != 0);
+	tx_note_begin(skb, r->gso_size != 0, r->sock);
 	ret = dev->netdev_ops->ndo_start_xmit(skb, dev);
 	tx_note_end(skb, ret);
 	if (ret == NETDEV_TX_BUSY) {

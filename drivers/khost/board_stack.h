@@ -1,0 +1,172 @@
+// drivers/khost/board_stack.h: the board's transmit stack above a kernel
+// tree's driver: the device's qdisc (models/net/qdisc.h: fq_codel, the 6.x
+// default, or pfifo_fast) in front of ndo_start_xmit, the board's end of a
+// TCP stream (models/net/tcp.h: iperf3 -c, CUBIC) with TCP Small Queues and
+// TSO autosizing, and the ICMP echo responder that answers a ping through
+// the same qdisc and TX ring.
+//
+// Where the work runs (as in Linux): an ACK is processed in the NET_RX
+// softirq of the core that received it (tcp_v4_rcv, tcp_ack), which sends
+// what the window then allows (tcp_write_xmit, __dev_queue_xmit, the qdisc
+// run) from there; a stopped queue the driver wakes, and a socket TSQ held
+// back whose skbs TX completion freed, resume in the NET_TX softirq of the
+// core that woke or freed them (__netif_schedule; the TSQ tasklet is booked
+// as NET_TX too); the retransmission timer and the application's writes run
+// on the sender's core (drivers/khost/tx.h).
+//
+// Behaviour and constants: Linux 6.12 net/ipv4/tcp_output.c
+// (tcp_small_queue_check, tcp_tso_autosize), tcp_input.c
+// (tcp_update_pacing_rate), tcp_ipv4.c (sysctl defaults), net/core/dev.c and
+// net/sched/sch_generic.c (__qdisc_run, dev_requeue_skb), net/ipv4/icmp.c
+// (icmp_echo); docs/sources.md §15.
+//
+// Not modelled: BQL (the fec driver does not call netdev_tx_sent_queue),
+// pacing (fq_codel does not pace, CUBIC does not ask for it), software GSO
+// (a device without NETIF_F_TSO gets one-segment skbs from tcp_write_xmit),
+// the copy of the stream's bytes in iperf3's sendmsg (booked where the skb is
+// built, inside the send: drivers/shim/v6/tx.c).
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+#include "drivers/khost/khost_config.h"
+#include "common/stats.h"
+#include "cpu/core.h"
+#include "net/frame_format.h"
+#include "net/qdisc.h"
+#include "net/tcp.h"
+
+struct fecsim_v6_tx_req;
+
+namespace khost {
+
+struct tx_v6_port;
+
+struct board_stack_stats {
+#define S FEC_STAT_MEMBER
+#include "drivers/khost/board_stack_stats.def"
+#undef S
+};
+extern const models::stat_desc board_stack_stat_rows[];
+extern const size_t board_stack_stat_count;
+
+// The sockets whose send-buffer charge the shim reports (fecsim_v6_tx_req.sock).
+enum board_sock : unsigned { SOCK_APP = 0, SOCK_ICMP = 1 };
+
+class board_stack {
+public:
+    // port: the tree driver's transmit entry points; cores: where NET_TX
+    // runs (its handler is installed on each).
+    board_stack(const stack_tx_config& cfg, const tx_v6_port& port, const std::vector<models::cpu::core*>& cores,
+                uint64_t board_mac);
+
+    // The application socket's callbacks (drivers/khost/tx.h): the queue
+    // woke, and its send-buffer charge changed (B).
+    // c: the application's core (the retransmission timer wakes it). With a
+    // TCP stream, woken is called when ACKs free send-buffer room while the
+    // application waits for it (app_waits), and wmem is not used.
+    void set_app(void (*woken)(void*), void (*wmem)(void*, long), void* ctx, models::cpu::core* c);
+    void app_waits(bool w) { m_app_wait = w; }
+
+    // One frame (no FCS, r.frame copied) of socket `sock` into the qdisc
+    // (flow: its flow hash; segs: the segments it makes on the wire) and,
+    // if the queue runs, on to the driver: true, or false when the qdisc
+    // dropped it (NET_XMIT_DROP / NET_XMIT_CN on this packet).
+    bool send(const fecsim_v6_tx_req& r, uint32_t flow, uint32_t segs);
+
+    // The TCP stream (tx.protocol=tcp_cubic): opened once; the application
+    // wrote up to stream offset `end`; the retransmission timer's deadline
+    // (0: none) and its expiry, on the sender's core.
+    void tcp_open(const models::net::tcp_config& tc, const traffic_flow& flow, const tx_config& tx);
+    void tcp_write(uint64_t end);
+    uint64_t tcp_acked() const { return m_tcp ? m_tcp->snd_una() : 0; }
+    models::tick_t tcp_timer() const { return m_tcp ? m_tcp->rto_deadline() : 0; }
+    void tcp_on_timer();
+    // The application's system call holds the socket (lock_sock) from
+    // sock_lock to sock_release: ACKs that arrive meanwhile wait in the
+    // socket's backlog and a TSQ release is deferred (tcp_release_cb); both
+    // are processed at sock_release, on the application's core.
+    void sock_lock();
+    void sock_release();
+    // The application may write: its unacknowledged bytes are below sndbuf.
+    bool tcp_room(uint64_t sndbuf) const;
+    const models::net::tcp_sender* tcp() const { return m_tcp.get(); }
+
+    // A TCP or ICMP datagram for the board (simhost_l4_receive): 1 taken.
+    int l4_receive(const uint8_t* ip, size_t len);
+
+    void visit_stats(const models::stat_visitor& v) const;
+    void reset_stats();
+
+private:
+    struct held {
+        std::vector<uint8_t> frame;
+        unsigned head_len, frag_bytes, gso_size, sock;
+        bool csum;
+        uint64_t truesize;  // its charge while the qdisc holds it (B)
+    };
+    static void woken(void* self);
+    static void wmem(void* self, unsigned sock, long delta);
+    void net_tx_action();
+    void qdisc_run();
+    void tcp_push();
+    bool tsq_throttled() const;
+    uint64_t pacing_rate() const;  // B/s
+    uint32_t tso_segs() const;
+    void raise_net_tx();
+    void release(uint64_t id);  // a packet leaves the qdisc's keeping (sent or dropped)
+    void arm_timer();           // the application's core wakes at the retransmission deadline
+    models::tick_t now() const;
+
+    const stack_tx_config m_cfg;
+    const tx_v6_port& m_port;
+    std::vector<models::cpu::core*> m_cores;
+    models::net::qdisc m_q;
+    std::unordered_map<uint64_t, held> m_held;
+    uint64_t m_next_id = 1;
+    std::vector<models::net::qdisc_pkt> m_dropped;
+    bool m_stopped = false;     // the driver's queue refused the last packet: wait for the wake
+    bool m_in_run = false;      // inside qdisc_run
+    // application socket
+    void (*m_app_woken)(void*) = nullptr;
+    void (*m_app_wmem)(void*, long) = nullptr;
+    void* m_app_ctx = nullptr;
+    models::cpu::core* m_app_core = nullptr;
+    bool m_app_wait = false;
+    models::tick_t m_timer_posted = 0;  // the wake-up posted for the retransmission timer
+    uint64_t m_app_wmem_bytes = 0;   // truesize the driver holds for the application socket
+    uint64_t m_app_qdisc_bytes = 0;  // and the qdisc
+    // TCP stream
+    std::unique_ptr<models::net::tcp_sender> m_tcp;
+    traffic_flow m_flow{};
+    tx_config m_tx{};
+    uint64_t m_written = 0;          // stream bytes the application wrote
+    uint16_t m_ip_id = 0;
+    bool m_tsq_throttled = false;
+    bool m_tsq_pending = false;      // the TSQ handler is due in NET_TX
+    bool m_owned = false;            // the application holds the socket (sock_lock)
+    bool m_bh_locked = false;        // a softirq is working on the socket (bh_lock_sock)
+    bool m_tsq_deferred = false;     // a TSQ release found the socket held
+    struct backlogged {
+        uint32_t ack;
+        uint16_t window;
+    };
+    std::vector<backlogged> m_backlog;  // ACKs that found the socket held, in order
+    void tcp_ack(uint32_t ack, uint16_t window);
+    void spin_bh();  // wait while a softirq on another core works on the socket
+    uint64_t m_last_truesize = 0;    // of the stream's latest skb the driver took (B)
+    models::net::tcp_sender_stats m_tcp_base{};
+    unsigned m_features = 0;
+    std::vector<uint8_t> m_frame;
+    // ICMP
+    traffic_flow m_icmp_flow{};
+    uint16_t m_icmp_ip_id = 0;
+    board_stack_stats m_stats{};
+};
+
+// The stack simhost_l4_receive hands TCP and ICMP to (null: none, they are
+// dropped as of an unknown protocol).
+void board_stack_install(board_stack* s);
+
+} // namespace khost
