@@ -20,8 +20,9 @@ int cmd_plot(const cli&, int argc, char** argv)
     int status = EXIT_OK;
     if (!parse_command("plot", "DIR...",
                        "Draw PNG and SVG plots of a run or sweep directory into DIR/plots/, with the gnuplot\n"
-                       "script of each next to it. A sweep gets loss, CPU and IRQ-rate curves against the\n"
-                       "first numeric varied key (one curve per value of the other keys); a run gets its time\n"
+                       "script of each next to it. A sweep gets loss, CPU and IRQ-rate curves (and TCP\n"
+                       "goodput, ping RTT and TX ring use where it has them) against the first numeric varied\n"
+                       "key (one curve per value of the other keys); a run gets its time\n"
                        "series, cycles-per-frame breakdown and CPU split. Only result files are read.",
                        "  fecsim plot results/imx6q-copybreak-stock-idle/sweep-l2-size\n", e, argc, argv, &args,
                        &status))

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <glib.h>
 #include <json-glib/json-glib.h>
@@ -516,6 +517,31 @@ bool plot_sweep(const std::string& dir, size_t jobs, std::vector<std::string>* w
         const std::string body =
             head + "set ylabel 'IRQ rate (1/s)'\nset yrange [0:*]\n" + curves.plot("column(" + std::to_string(ic) + ")", "");
         if (!batch.add(plots, "irq", script("irq", reads, body), err))
+            return false;
+    }
+    // The transmit side, where the sweep has one: a TCP stream's goodput,
+    // ping's mean RTT, the TX ring's mean use (columns that are 0 in every
+    // point are not drawn).
+    auto any_nonzero = [&](int col) {
+        for (size_t r = 1; r < csv.size(); r++)
+            if ((size_t)col - 1 < csv[r].size() && std::strtod(csv[r][col - 1].c_str(), nullptr) != 0)
+                return true;
+        return false;
+    };
+    static const struct {
+        const char *column, *name, *ylabel;
+    } k_tx_plots[] = {
+        {"tcp.goodput_mbps", "tcp", "TCP goodput (Mbit/s)"},
+        {"ping.rtt_avg_ms", "ping", "ping RTT under load, mean (ms)"},
+        {"txq.ring_mean", "txq", "TX descriptors in use, time-weighted mean"},
+    };
+    for (const auto& t : k_tx_plots) {
+        const int col = column_of(hdr, t.column);
+        if (!col || !any_nonzero(col))
+            continue;
+        const std::string body = head + "set ylabel " + gq(t.ylabel) + "\nset yrange [0:*]\n" +
+                                 curves.plot("column(" + std::to_string(col) + ")", "");
+        if (!batch.add(plots, t.name, script(t.name, reads, body), err))
             return false;
     }
     return batch.run(jobs, written, err);

@@ -101,6 +101,29 @@ START_TEST(test_pfifo_fast_and_a_gigabit_profile)
 }
 END_TEST
 
+// A sweep of the TCP scenario draws the transmit side: goodput, ping RTT
+// and ring use, besides the usual plots.
+START_TEST(test_sweep_plots_the_stream)
+{
+    if (!exists(k_tree))
+        return;
+    const std::string dir = tmp_dir();
+    const proc_result r =
+        fecsim({"sweep", fecsim_srcdir() + "/scenarios/tx-ring/tcp-tx.ini", "-o", "scenario.warmup=50ms", "-o",
+                "scenario.duration=50ms", "-o", "peer.ping_start=20ms", "-o", "peer.ping_interval=10ms", "--vary",
+                "qdisc.kind=pfifo_fast,fq_codel", "--out", dir, "-q"});
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err.c_str());
+    std::string sweep = shell("ls -d " + dir + "/tcp-tx/sweep-*", dir).out;
+    while (!sweep.empty() && (sweep.back() == '\n' || sweep.back() == ' '))
+        sweep.pop_back();
+    for (const char* f : {"tcp.svg", "ping.svg", "txq.svg", "cpu.svg"})
+        ck_assert_msg(exists(sweep + "/plots/" + f), "%s/plots/%s", sweep.c_str(), f);
+    const std::string csv = read_text(sweep + "/sweep.csv");
+    ck_assert(csv.find("tcp.goodput_mbps") != std::string::npos && csv.find("ping.rtt_avg_ms") != std::string::npos);
+    rm_rf(dir);
+}
+END_TEST
+
 // fecsim's own driver has no 6.x transmit path: ping and the TCP stream are
 // refused before the run, naming the key.
 START_TEST(test_own_driver_refuses_stream_and_ping)
@@ -124,6 +147,7 @@ Suite* suite_tcp_ping(void)
     tcase_add_test(tc, test_stream_fills_the_link_and_ping_answers);
     tcase_add_test(tc, test_tsq_limit_sets_the_ping_rtt);
     tcase_add_test(tc, test_pfifo_fast_and_a_gigabit_profile);
+    tcase_add_test(tc, test_sweep_plots_the_stream);
     tcase_add_test(tc, test_own_driver_refuses_stream_and_ping);
     suite_add_tcase(s, tc);
     return s;
