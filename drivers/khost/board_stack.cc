@@ -76,8 +76,6 @@ void board_stack::woken(void* self)
     s->m_stopped = false;
     if (s->m_q.qlen())
         s->raise_net_tx();
-    if (s->m_app_woken && !s->m_tcp)
-        s->m_app_woken(s->m_app_ctx);
 }
 
 void board_stack::wmem(void* self, unsigned sock, long delta)
@@ -136,9 +134,12 @@ bool board_stack::send(const fecsim_v6_tx_req& r, uint32_t flow, uint32_t segs)
     h.truesize = r.len + k_skb_overhead;
     // qdisc_pkt_len_init: a GSO skb's headers count once per segment
     const uint32_t hdr = r.gso_size ? TRAFFIC_TCP_L2L4_HDR : 0;
-    net::qdisc_pkt p{id, flow, r.len + (segs > 1 ? (segs - 1) * hdr : 0), h.truesize, 0, 0};
-    if (h.sock == SOCK_APP)
+    net::qdisc_pkt p{id, flow, r.len + (segs > 1 ? (segs - 1) * hdr : 0), (uint32_t)h.truesize, 0, 0};
+    if (h.sock == SOCK_APP) {
         m_app_qdisc_bytes += h.truesize;
+        if (!m_tcp && m_app_wmem)  // the application's sk_wmem_alloc counts it from here
+            m_app_wmem(m_app_ctx, (long)h.truesize);
+    }
     m_dropped.clear();
     const int rc = m_q.enqueue(p, now(), &m_dropped);
     bool self_dropped = false;
@@ -147,6 +148,10 @@ bool board_stack::send(const fecsim_v6_tx_req& r, uint32_t flow, uint32_t segs)
         release(d.id);
     }
     (void)rc;
+    // __dev_xmit_skb: the qdisc runs if the queue is not stopped now (the
+    // driver's own bit, read again: a wake this stack did not see, such as
+    // a restart after the link came up, is found here)
+    m_stopped = false;
     qdisc_run();
     return !self_dropped;
 }
@@ -162,8 +167,11 @@ void board_stack::release(uint64_t id)
     auto it = m_held.find(id);
     if (it == m_held.end())
         return;
-    if (it->second.sock == SOCK_APP)
+    if (it->second.sock == SOCK_APP) {
         m_app_qdisc_bytes -= std::min(m_app_qdisc_bytes, it->second.truesize);
+        if (!m_tcp && m_app_wmem)
+            m_app_wmem(m_app_ctx, -(long)it->second.truesize);
+    }
     m_held.erase(it);
 }
 
@@ -176,6 +184,11 @@ void board_stack::qdisc_run()
         return;
     m_in_run = true;
     while (!m_stopped) {
+        // dequeue_skb: nothing is taken while the driver's queue is stopped
+        if (m_port.stopped && m_q.qlen() && m_port.stopped()) {
+            m_stopped = true;
+            break;
+        }
         net::qdisc_pkt p;
         m_dropped.clear();
         const bool got = m_q.dequeue(now(), &p, &m_dropped);

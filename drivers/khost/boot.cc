@@ -200,6 +200,7 @@ tx_v6_port tx_port(const driver_config& d, void* handle)
     p.set_wake = (void (*)(void (*)(void*), void*))v6_symbol(handle, "fecsim_v6_tx_set_wake");
     p.set_wmem = (void (*)(void (*)(void*, unsigned, long), void*))v6_symbol(handle, "fecsim_v6_tx_set_wmem");
     p.features = (unsigned (*)())v6_symbol(handle, "fecsim_v6_tx_features");
+    p.stopped = (int (*)())v6_symbol(handle, "fecsim_v6_tx_stopped");
     p.stats = (const fecsim_v6_tx_stats* (*)())v6_symbol(handle, "fecsim_v6_tx_stats_read");
     p.reset = (void (*)())v6_symbol(handle, "fecsim_v6_tx_reset");
     return p;

@@ -33,7 +33,8 @@ static const stat_desc k_txq_rows[] = {
 
 static const uint32_t k_proto_tcp = 1;      // tx.protocol's second choice (open loop)
 static const uint32_t k_proto_cubic = 2;    // tcp_cubic: ACK-clocked through the board's stack
-static const uint64_t k_tcp_wmem_max = 4u << 20;  // net.ipv4.tcp_wmem[2]: the autotuned send buffer's ceiling
+static const uint64_t k_tcp_wmem_max = 4u << 20;
+static const uint32_t k_flow_app = 0x5EC7u;  // the sender's flow hash in the qdisc (any value but the stack's own)  // net.ipv4.tcp_wmem[2]: the autotuned send buffer's ceiling
 static const uint32_t k_max_skb_frags = 17;  // MAX_SKB_FRAGS of the shim's 6.x skbuff.h
 
 bool tx_task::tcp_cubic() const { return m_cfg.protocol == k_proto_cubic; }
@@ -91,21 +92,16 @@ tx_task::tx_task(const tx_config& cfg, cpu::core& c, void** ndev, const tx_v6_po
     c.wake_at(m_next);
 }
 
+// tx.protocol=tcp_cubic: ACKs freed send-buffer room while the writer
+// waited for it (board_stack::app_waits).
 void tx_task::woken(void* self)
 {
     auto* t = static_cast<tx_task*>(self);
-    if (t->tcp_cubic()) {  // ACKs freed send-buffer room
-        cpu::core* c = cpu::core::current();
-        t->m_stack->app_waits(false);
-        t->m_core.wake(c ? c->now() : now_ps());
-        return;
-    }
-    if (!t->m_held)
+    if (!t->tcp_cubic())
         return;
     cpu::core* c = cpu::core::current();
-    const tick_t at = c ? c->now() : now_ps();
-    t->m_next = std::min(t->m_next, at);  // retry now, not at the next send time
-    t->m_core.wake(at);
+    t->m_stack->app_waits(false);
+    t->m_core.wake(c ? c->now() : now_ps());
 }
 
 // The driver took (delta > 0) or freed (delta < 0) one of this socket's
@@ -146,8 +142,6 @@ bool tx_task::runnable() const
         m_stack->app_waits(true);  // sk_stream_wait_memory
         return false;
     }
-    if (m_held)  // retried when the queue wakes, or at the next send time
-        return m_core.now() >= m_next;
     if (sndbuf_full())  // blocked in sendmsg until TX completion frees space
         return false;
     return (!m_cfg.count || m_stats.attempts < m_cfg.count) && m_core.now() >= m_next;
@@ -199,41 +193,30 @@ void tx_task::step(cpu::core& c)
         step_stream(c);
         return;
     }
-    size_t len;
+    const cpu::ctx prev = c.set_ctx(cpu::ctx::user);
+    c.charge(m_cfg.datagram_cycles, cpu::CAT_STACK);
+    c.set_ctx(prev);
     uint32_t payload;
-    if (m_held) {
-        len = m_held_len;
-        payload = m_held_payload;
-        m_held = false;
-    } else {
-        const cpu::ctx prev = c.set_ctx(cpu::ctx::user);
-        c.charge(m_cfg.datagram_cycles, cpu::CAT_STACK);
-        c.set_ctx(prev);
-        len = build(&payload);
-        m_stats.attempts++;
-    }
+    const size_t len = build(&payload);
+    m_stats.attempts++;
     c.charge(m_cfg.send_cycles, cpu::CAT_STACK);
-    if (m_port.xmit) {
+    if (m_stack) {
+        // __dev_queue_xmit: into the qdisc, which runs to the driver while
+        // its queue takes them; a packet the qdisc drops is lost to the
+        // sender (ENOBUFS for NET_XMIT_DROP, or none for NET_XMIT_CN)
         fecsim_v6_tx_req r{};
         r.frame = m_frame.data();
         r.len = (unsigned)len;
         r.head_len = m_cfg.head_bytes;
         r.frag_bytes = m_cfg.frag_bytes;
         const uint32_t n = m_cfg.send_bytes ? m_cfg.send_bytes : m_cfg.mss;
-        r.gso_size = m_cfg.protocol == k_proto_tcp && n > m_cfg.mss ? m_cfg.mss : 0;
+        const bool gso = m_cfg.protocol == k_proto_tcp && n > m_cfg.mss;
+        r.gso_size = gso ? m_cfg.mss : 0;
         r.csum_offload = m_cfg.csum_offload;
         r.sock = SOCK_APP;
-        const int rc = m_port.xmit(&r);
-        if (rc == FECSIM_V6_TX_OK) {
+        if (m_stack->send(r, k_flow_app, gso ? (n + m_cfg.mss - 1) / m_cfg.mss : 1)) {
             m_stats.sent++;
             m_stats.bytes += payload;
-        } else if (rc == FECSIM_V6_TX_STOPPED) {
-            // The qdisc keeps the frame and the sender blocks until the driver
-            // wakes the queue (or the next send time: a carrier still down).
-            m_stats.requeues++;
-            m_held = true;
-            m_held_len = len;
-            m_held_payload = payload;
         } else {
             m_stats.refused++;
         }
@@ -244,11 +227,11 @@ void tx_task::step(cpu::core& c)
         m_stats.refused++;
     }
     // Timer-driven: the next send at the next tick. A tree driver's sender
-    // that waited for its queue does not catch up in a burst.
+    // that waited for send-buffer room does not catch up in a burst.
     m_next += m_interval;
     if (m_port.xmit && m_next < c.now())
-        m_next = c.now() + (m_held ? m_interval : 0);
-    if (m_held || !m_cfg.count || m_stats.attempts < m_cfg.count)
+        m_next = c.now();
+    if (!m_cfg.count || m_stats.attempts < m_cfg.count)
         c.wake_at(m_next);
 }
 

@@ -36,6 +36,7 @@ struct tx_v6_port {
     void (*set_wake)(void (*)(void*), void*) = nullptr;
     void (*set_wmem)(void (*)(void*, unsigned, long), void*) = nullptr;
     unsigned (*features)() = nullptr;
+    int (*stopped)() = nullptr;
     const fecsim_v6_tx_stats* (*stats)() = nullptr;
     void (*reset)() = nullptr;
 };
@@ -60,7 +61,7 @@ public:
 
 private:
     size_t build(uint32_t* payload);  // the next frame into m_frame (no FCS); its payload bytes
-    static void woken(void* self);    // the driver woke its stopped queue
+    static void woken(void* self);    // tcp_cubic: ACKs freed send-buffer room
     static void wmem(void* self, long delta);  // the socket's send-buffer charge changed (B)
     bool sndbuf_full() const { return m_cfg.sndbuf && m_wmem >= m_cfg.sndbuf; }
 
@@ -75,10 +76,7 @@ private:
     models::tick_t m_next, m_interval;
     uint32_t m_seq = 0;        // UDP: datagram number; TCP: stream offset
     uint16_t m_ip_id = 0;
-    bool m_held = false;       // a frame waits in m_frame for a stopped queue (the qdisc's requeue)
     uint64_t m_wmem = 0;       // truesize of this socket's skbs the driver holds (sk_wmem_alloc), B
-    size_t m_held_len = 0;
-    uint32_t m_held_payload = 0;
     traffic_flow m_flow{};
     std::vector<uint8_t> m_frame;
     tx_stats m_stats{};

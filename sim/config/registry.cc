@@ -229,10 +229,10 @@ const std::vector<group_entry>& registry_groups()
          &khost::tx_param_table,
          [](soc_config& c) -> void* { return &c.tx; }, nullptr, 0,
          "Frames go from the board (soc.mac_address) to the link partner, whose sink verifies them "
-         "(summary: tx.sent, tx.on_wire, tx.verified). udp and the open-loop tcp go straight to the driver: "
-         "the socket's send buffer is sndbuf (0: none, a sender only the driver's queue holds back) and while "
-         "the queue is stopped the sender holds one frame and retries at each send time (tx.requeues). "
-         "tcp_cubic goes through the board's stack and qdisc (drivers/khost/board_stack.{h,cc}, [qdisc]) to the "
+         "(summary: tx.sent, tx.on_wire, tx.verified). With a kernel tree's driver every frame goes through "
+         "the board's qdisc ([qdisc]); udp and the open-loop tcp wait only for the socket's send buffer, sndbuf "
+         "(0: none), and a datagram the qdisc drops is tx.refused. With fecsim's own driver a datagram meeting "
+         "a stopped queue is refused. tcp_cubic goes through the board's stack and qdisc (drivers/khost/board_stack.{h,cc}, [qdisc]) to the "
          "link partner's receiver ([peer]); tx.attempts, sent and bytes then count its writes of write_bytes, "
          "and sndbuf (0: tcp_wmem's 4 MiB ceiling) bounds the bytes written and not yet acknowledged. "
          "docs/socs.md."},
@@ -240,9 +240,8 @@ const std::vector<group_entry>& registry_groups()
          "models/net/qdisc.{h,cc}, used by drivers/khost/board_stack.{h,cc}",
          &khost::qdisc_param_table,
          [](soc_config& c) -> void* { return &c.qdisc; }, nullptr, 0,
-         "The root qdisc of a kernel tree's driver's interface: the board's TCP stream (tx.protocol=tcp_cubic) and "
-         "its echo replies go through it; UDP and the open-loop tx.protocol=tcp go straight to the driver (the "
-         "sender holds one frame while the queue is stopped). Sources: docs/sources.md §15."},
+         "The root qdisc of a kernel tree's driver's interface: everything the board sends goes through it ([tx] "
+         "datagrams and streams, echo replies). Sources: docs/sources.md §15."},
         {"peer", models::traffic::peer_param_table.title,
          "models/traffic/peer.{h,cc}",
          &models::traffic::peer_param_table,

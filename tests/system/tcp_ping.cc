@@ -97,6 +97,10 @@ START_TEST(test_pfifo_fast_and_a_gigabit_profile)
     ck_assert_int_lt(g["txq.inflight_bd_max"], 1024);
     ck_assert_int_eq(g["sink.corrupted"], 0);
     ck_assert_int_eq(g["peer.ping_received"], g["peer.ping_sent"]);
+    // the same scenario and seed give the same statistics, ACK timing and all
+    auto g2 = run_tcp(dir, "g2", {"scenario.soc=imx8mp", "scenario.duration=100ms", "scenario.warmup=100ms",
+                                  "peer.ping_start=50ms", "peer.ping_interval=10ms"});
+    ck_assert(g == g2);
     rm_rf(dir);
 }
 END_TEST

@@ -86,6 +86,10 @@ void fecsim_v6_tx_set_wmem(void (*wmem)(void *ctx, unsigned int sock, long delta
  * (NETIF_F_TSO), and its TSO segment limit (gso_max_segs) in bits 8..23. */
 enum { FECSIM_V6_TX_SG = 1, FECSIM_V6_TX_CSUM = 2, FECSIM_V6_TX_TSO = 4 };
 unsigned int fecsim_v6_tx_features(void);
+/* Non-zero while a send would find the queue stopped (or the device down or
+ * without carrier): netif_xmit_frozen_or_stopped, which the qdisc reads
+ * before it dequeues. */
+int fecsim_v6_tx_stopped(void);
 
 /* Counters of the transmit side (tx_stats.def: one row a member). */
 struct fecsim_v6_tx_stats {

@@ -421,6 +421,13 @@ static FECSIM_UNCOSTED void tx_note_end(struct sk_buff *skb, netdev_tx_t ret)
 	}
 }
 
+FECSIM_UNCOSTED int fecsim_v6_tx_stopped(void)
+{
+	struct net_device *dev = shim_netdev_v6();
+
+	return !dev || !dev->up || !netif_carrier_ok(dev) || netif_tx_queue_stopped(netdev_get_tx_queue(dev, 0));
+}
+
 FECSIM_UNCOSTED unsigned int fecsim_v6_tx_features(void)
 {
 	const struct net_device *dev = shim_netdev_v6();
