@@ -61,18 +61,20 @@ public:
     board_stack(const stack_tx_config& cfg, const tx_v6_port& port, const std::vector<models::cpu::core*>& cores,
                 uint64_t board_mac);
 
-    // The application socket's callbacks (drivers/khost/tx.h): the queue
-    // woke, and its send-buffer charge changed (B).
-    // c: the application's core (the retransmission timer wakes it). With a
-    // TCP stream, woken is called when ACKs free send-buffer room while the
-    // application waits for it (app_waits), and wmem is not used.
+    // The application socket's callbacks (drivers/khost/tx.h) and core c.
+    // A datagram sender's wmem gets every change of its send-buffer charge
+    // (B: the qdisc's estimate, then the shim's truesize). With the TCP
+    // stream, wmem is not used; woken is called when ACKs free send-buffer
+    // room while the application waits for it (app_waits), and c wakes at
+    // the retransmission deadline.
     void set_app(void (*woken)(void*), void (*wmem)(void*, long), void* ctx, models::cpu::core* c);
     void app_waits(bool w) { m_app_wait = w; }
 
-    // One frame (no FCS, r.frame copied) of socket `sock` into the qdisc
+    // One frame (no FCS, r.frame copied) of socket r.sock into the qdisc
     // (flow: its flow hash; segs: the segments it makes on the wire) and,
     // if the queue runs, on to the driver: true, or false when the qdisc
-    // dropped it (NET_XMIT_DROP / NET_XMIT_CN on this packet).
+    // dropped this packet at its enqueue (NET_XMIT_DROP, or NET_XMIT_CN with
+    // this packet among those dropped).
     bool send(const fecsim_v6_tx_req& r, uint32_t flow, uint32_t segs);
 
     // The TCP stream (tx.protocol=tcp_cubic): opened once; the application
@@ -80,7 +82,6 @@ public:
     // (0: none) and its expiry, on the sender's core.
     void tcp_open(const models::net::tcp_config& tc, const traffic_flow& flow, const tx_config& tx);
     void tcp_write(uint64_t end);
-    uint64_t tcp_acked() const { return m_tcp ? m_tcp->snd_una() : 0; }
     models::tick_t tcp_timer() const { return m_tcp ? m_tcp->rto_deadline() : 0; }
     void tcp_on_timer();
     // The application's system call holds the socket (lock_sock) from
@@ -91,7 +92,6 @@ public:
     void sock_release();
     // The application may write: its unacknowledged bytes are below sndbuf.
     bool tcp_room(uint64_t sndbuf) const;
-    const models::net::tcp_sender* tcp() const { return m_tcp.get(); }
 
     // A TCP or ICMP datagram for the board (simhost_l4_receive): 1 taken.
     int l4_receive(const uint8_t* ip, size_t len);

@@ -9,8 +9,9 @@
 // rate above line rate is capped), and 802.3x pause from the MAC (no new frame
 // starts while paused). A frame that cannot start at its ideal time because the
 // line is busy or paused goes as soon as it can; later frames keep their own
-// schedule from then on (no catch-up burst). Does not model: a sender-side
-// queue limit or drops, VLANs, IPv6, or any traffic other than what it sends.
+// schedule from then on (no catch-up burst); frames of the link partner's
+// own endpoints (TCP ACKs, ping: traffic/peer.h) go between them (inject).
+// Does not model: a sender-side queue limit or drops, VLANs, IPv6.
 //
 // Sink models: counting, timestamps, payload verification with loss /
 // duplicate / reorder accounting, optional pcap capture (nanosecond
