@@ -169,7 +169,6 @@ soc::soc(const soc_config& cfg) : m_cfg(cfg), m_mem(seeded(cfg)), m_stress("stre
     if (!cfg.driver.tree.empty()) {
         khost::stack_tx_config st;
         st.qdisc = cfg.qdisc;
-        st.qdisc.fq_quantum = cfg.qdisc.fq_quantum;
         st.limit_output_bytes = cfg.tx.tcp_limit_output_bytes;
         st.ack_cycles = cfg.tx.tcp_ack_cycles;
         st.xmit_cycles = cfg.tx.send_cycles;

@@ -39,13 +39,13 @@ static uint32_t be32(const uint8_t* p) { return (uint32_t)p[0] << 24 | (uint32_t
 
 board_stack::board_stack(const stack_tx_config& cfg, const tx_v6_port& port, const std::vector<cpu::core*>& cores,
                          uint64_t board_mac)
-    : m_cfg(cfg), m_port(port), m_cores(cores), m_q(cfg.qdisc)
+    : m_cfg(cfg), m_port(port), m_q(cfg.qdisc)
 {
     if (!port.xmit)
         throw std::invalid_argument("the board's transmit stack needs a kernel tree's driver");
     m_port.set_wake(&board_stack::woken, this);
     m_port.set_wmem(&board_stack::wmem, this);
-    for (cpu::core* c : m_cores)
+    for (cpu::core* c : cores)
         c->set_softirq_handler(k_net_tx_softirq, [this] { net_tx_action(); });
     for (int i = 0; i < 6; i++)
         m_icmp_flow.src_mac[i] = (uint8_t)(board_mac >> (8 * (5 - i)));
@@ -141,13 +141,12 @@ bool board_stack::send(const fecsim_v6_tx_req& r, uint32_t flow, uint32_t segs)
             m_app_wmem(m_app_ctx, (long)h.truesize);
     }
     m_dropped.clear();
-    const int rc = m_q.enqueue(p, now(), &m_dropped);
+    m_q.enqueue(p, now(), &m_dropped);  // its verdict: whether p is among m_dropped
     bool self_dropped = false;
     for (const net::qdisc_pkt& d : m_dropped) {
         self_dropped |= d.id == id;
         release(d.id);
     }
-    (void)rc;
     // __dev_xmit_skb: the qdisc runs if the queue is not stopped now (the
     // driver's own bit, read again: a wake this stack did not see, such as
     // a restart after the link came up, is found here)
@@ -443,13 +442,13 @@ int board_stack::l4_receive(const uint8_t* ip, size_t len)
     std::memcpy(m_icmp_flow.src_mac, eth, 6);
     m_icmp_flow.src_ip = be32(ip + 16);
     m_icmp_flow.dst_ip = be32(ip + 12);
-    std::vector<uint8_t> f(TRAFFIC_ICMP_L2L4_HDR + dlen);
-    const size_t n = traffic_build_icmp_echo(f.data(), &m_icmp_flow, TRAFFIC_ICMP_ECHO_REPLY, id, seq, dlen,
+    // m_frame: built and handed to send() with no simulated time between
+    const size_t n = traffic_build_icmp_echo(m_frame.data(), &m_icmp_flow, TRAFFIC_ICMP_ECHO_REPLY, id, seq, dlen,
                                              m_icmp_ip_id++);
     if (!n)
         return 0;
     fecsim_v6_tx_req r{};
-    r.frame = f.data();
+    r.frame = m_frame.data();
     r.len = (unsigned)n;
     r.sock = SOCK_ICMP;
     m_stats.icmp_echo_replies++;

@@ -69,6 +69,9 @@ public:
     // the retransmission deadline.
     void set_app(void (*woken)(void*), void (*wmem)(void*, long), void* ctx, models::cpu::core* c);
     void app_waits(bool w) { m_app_wait = w; }
+    // The application socket's charge (sk_wmem_alloc): its skbs in the
+    // qdisc (estimated) and held by the driver (the shim's truesize), B.
+    uint64_t app_wmem() const { return m_app_wmem_bytes + m_app_qdisc_bytes; }
 
     // One frame (no FCS, r.frame copied) of socket r.sock into the qdisc
     // (flow: its flow hash; segs: the segments it makes on the wire) and,
@@ -121,7 +124,6 @@ private:
 
     const stack_tx_config m_cfg;
     const tx_v6_port& m_port;
-    std::vector<models::cpu::core*> m_cores;
     models::net::qdisc m_q;
     std::unordered_map<uint64_t, held> m_held;
     uint64_t m_next_id = 1;

@@ -104,27 +104,24 @@ void tx_task::woken(void* self)
     t->m_core.wake(c ? c->now() : now_ps());
 }
 
-// The driver took (delta > 0) or freed (delta < 0) one of this socket's
-// skbs. A sender waiting for send-buffer space (sock_wait_for_wmem) runs
+// The socket's charge (board_stack::app_wmem, already updated) changed by
+// delta. A sender waiting for send-buffer space (sock_wait_for_wmem) runs
 // again once the charge is below sk_sndbuf.
 void tx_task::wmem(void* self, long delta)
 {
     auto* t = static_cast<tx_task*>(self);
-    const bool was_full = t->sndbuf_full();
-    if (delta < 0 && (uint64_t)-delta > t->m_wmem) {  // the shim frees what it charged, never more
-        sim_log(log_level::error, "tx", "send-buffer charge %llu B less %ld B: an skb freed twice or never charged",
-                (unsigned long long)t->m_wmem, -delta);
-        t->m_wmem = 0;
-    } else {
-        t->m_wmem += delta;
-    }
-    if (!was_full || t->sndbuf_full())
+    if (delta >= 0 || !t->m_cfg.sndbuf)
         return;
+    const uint64_t now_b = t->m_stack->app_wmem();
+    if (now_b >= t->m_cfg.sndbuf || now_b + (uint64_t)-delta < t->m_cfg.sndbuf)
+        return;  // still full, or was not
     cpu::core* c = cpu::core::current();
     const tick_t at = c ? c->now() : now_ps();
     t->m_next = std::max(t->m_next, at);
     t->m_core.wake(at);
 }
+
+bool tx_task::sndbuf_full() const { return m_cfg.sndbuf && m_stack && m_stack->app_wmem() >= m_cfg.sndbuf; }
 
 bool tx_task::runnable() const
 {

@@ -63,7 +63,7 @@ private:
     size_t build(uint32_t* payload);  // the next frame into m_frame (no FCS); its payload bytes
     static void woken(void* self);    // tcp_cubic: ACKs freed send-buffer room
     static void wmem(void* self, long delta);  // the socket's send-buffer charge changed (B)
-    bool sndbuf_full() const { return m_cfg.sndbuf && m_wmem >= m_cfg.sndbuf; }
+    bool sndbuf_full() const;
 
     const tx_config m_cfg;
     models::cpu::core& m_core;
@@ -76,7 +76,6 @@ private:
     models::tick_t m_next, m_interval;
     uint32_t m_seq = 0;        // UDP: datagram number; TCP: stream offset
     uint16_t m_ip_id = 0;
-    uint64_t m_wmem = 0;       // truesize of this socket's skbs the driver holds (sk_wmem_alloc), B
     traffic_flow m_flow{};
     std::vector<uint8_t> m_frame;
     tx_stats m_stats{};
