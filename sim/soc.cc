@@ -161,8 +161,11 @@ soc::soc(const soc_config& cfg) : m_cfg(cfg), m_mem(seeded(cfg)), m_stress("stre
         m_kernel->set_socket_reader(m_cores[cfg.app.core].get(), m_app.get());
     }
     const bool stream = cfg.tx.enabled && cfg.tx.protocol == khost::TX_TCP_CUBIC;
-    if ((stream || cfg.peer.ping) && cfg.driver.tree.empty())
-        throw std::invalid_argument(std::string(stream ? "tx.protocol=tcp_cubic" : "peer.ping") +
+    if (cfg.peer.tcp_send && !cfg.app.enabled)
+        throw std::invalid_argument("peer.tcp_send needs the board's application (app.enabled=true): it reads the "
+                                    "stream (iperf3 -s)");
+    if ((stream || cfg.peer.ping || cfg.peer.tcp_send) && cfg.driver.tree.empty())
+        throw std::invalid_argument(std::string(stream ? "tx.protocol=tcp_cubic" : cfg.peer.ping ? "peer.ping" : "peer.tcp_send") +
                                     " needs a kernel tree's driver (driver.tree): the board's TCP and ICMP endpoints "
                                     "and its qdisc sit on the 6.x shim's transmit path");
     m_tx_port = tx_port(cfg.driver, m_driver);
@@ -173,10 +176,20 @@ soc::soc(const soc_config& cfg) : m_cfg(cfg), m_mem(seeded(cfg)), m_stress("stre
         st.ack_cycles = cfg.tx.tcp_ack_cycles;
         st.xmit_cycles = cfg.tx.send_cycles;
         st.icmp_cycles = cfg.tx.icmp_cycles;
+        st.rx_frame_cycles = cfg.stack.frame_cycles;
+        st.gro_segment_cycles = cfg.stack.gro_segment_cycles;
+        st.recv_cycles = cfg.stack.recv_cycles;
+        st.rcvbuf = cfg.stack.tcp_rcvbuf;
+        st.mss = cfg.tx.mss;
         m_stack.reset(new khost::board_stack(st, m_tx_port, cores, cfg.board.mac_address));
         khost::board_stack_install(m_stack.get());
+        if (cfg.peer.tcp_send) {
+            m_stack->tcp_rx_open(m_cores[cfg.app.core].get());
+            m_app->set_tcp(m_stack.get());
+            m_kernel->set_host_roots([s = m_stack.get()](std::vector<const void*>& r) { s->held_skbs(r); });
+        }
     }
-    if (stream || cfg.peer.ping) {
+    if (stream || cfg.peer.ping || cfg.peer.tcp_send) {
         m_peer.reset(new traffic::link_peer("peer", cfg.peer, cfg.traffic, *m_source, cfg.tx.mss));
         m_sink->set_peer(m_peer.get());
     }
@@ -318,7 +331,7 @@ soc::frame_flight soc::flight(const netdev_snapshot& base) const
     const uint64_t fates = es.rx_disabled + es.rx_filtered + es.rx_pause_consumed + es.rx_fifo_drops +
                            es.rx_truncated + es.rx_flushed + es.rx_ring_discarded + es.rx_accel_discards + (rxd - base.rx_dropped) + errors -
                            std::min(errors, fifo_errors) + ns.rx_otherhost + ns.ip_in_hdr_errors + ns.ip_in_truncated + ns.udp_short + ns.udp_no_ports +
-                           ns.ip_in_delivers_other +
+                           ns.ip_in_delivers_other + (m_stack ? m_stack->tcp_rx_segs() : 0) +
                            ns.udp_rcvbuf_errors + ns.udp_in_csum_errors + ns.udp_in_datagrams;
     frame_flight f;
     f.counted = (int64_t)(m_source->stats().frames + m_source->stats().injected) - (int64_t)fates;
@@ -507,6 +520,8 @@ run_summary soc::run()
     if (m_peer) {
         const traffic::peer_stats& p = m_peer->stats();
         s.tcp_goodput_mbps = secs > 0 ? (double)p.tcp_bytes * 8 / secs / 1e6 : 0;
+        if (m_stack && m_stack->tcp_rx_on() && as)
+            s.tcp_rx_goodput_mbps = secs > 0 ? (double)as->bytes * 8 / secs / 1e6 : 0;
         s.ping_sent = p.ping_sent;
         s.ping_received = p.ping_received;
         if (const double n = (double)p.ping_received) {

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
+#include "drivers/khost/boot.h"
 #include "drivers/khost/tx.h"
 #include "drivers/shim/simhost.h"
 #include "drivers/shim/v6/fecsim_v6.h"
@@ -456,6 +457,286 @@ int board_stack::l4_receive(const uint8_t* ip, size_t len)
     return 1;
 }
 
+// ------------------------------------------------------------ the receiving socket
+
+static const uint16_t k_rx_port = 5201, k_rx_peer_port = 40000;  // iperf3 -s here, the desktop's -c (models/traffic/peer.cc)
+static const uint32_t k_flow_tcp_rx = 0x5EC0A1u;
+static const uint32_t k_gro_max_bytes = 65536;  // GRO_LEGACY_MAX_SIZE: an aggregate's IP datagram
+static const unsigned k_gro_max_segs = 18;      // the head and MAX_SKB_FRAGS (17) page fragments
+static const uint8_t k_gro_flush_flags = 0x01 | 0x02 | 0x04 | 0x08 | 0x20;  // FIN SYN RST PSH URG
+
+void board_stack::tcp_rx_open(cpu::core* c)
+{
+    net::tcp_receiver_config rc;
+    rc.mss = m_cfg.mss;
+    rc.rwnd_bytes = m_cfg.rcvbuf / 2;
+    m_rcv.reset(new net::tcp_receiver(rc));
+    m_rx_core = c;
+    m_rx_flow.src_port = k_rx_port;
+    m_rx_flow.dst_port = k_rx_peer_port;
+}
+
+// dev_gro_receive .. tcp_gro_receive for a frame of the stream: its headers
+// read, then merged with the segments held for this instance when it
+// continues them (the next byte, no longer than the first segment, room
+// left in 64 KiB and the fragments), else those go up first; PSH, another
+// flag that ends a burst, or a short segment sends the aggregate up at once.
+int board_stack::gro_receive(void* napi, void* skb, const uint8_t* ip, size_t len, unsigned truesize, bool csum_ok)
+{
+    if (!m_rcv || len < 40)
+        return 0;
+    // the headers as GRO reads them (a read makes the CPU's view of what the device wrote current)
+    const uint8_t* eth = ip - TRAFFIC_ETH_HDR;
+    simhost_access(eth, TRAFFIC_ETH_HDR + 20, 0);
+    const size_t ihl = (size_t)(ip[0] & 0xF) * 4;
+    const size_t tot = be16(ip + 2);
+    if ((ip[0] >> 4) != 4 || ip[9] != 6 || ihl < 20 || tot > len || tot < ihl + 20 || (be16(ip + 6) & 0x3FFF))
+        return 0;  // not TCP, short, or a fragment: ip_rcv's checks and counters (GRO_NORMAL)
+    const uint8_t* th = ip + ihl;
+    simhost_access(ip + 20, ihl, 0);  // options, if any, and the TCP header's first 20 bytes
+    const size_t doff = (size_t)(th[12] >> 4) * 4;
+    if (be16(th + 2) != k_rx_port || be16(th) != k_rx_peer_port || doff < 20 || ihl + doff >= tot)
+        return 0;  // not the stream, or no payload
+    if (doff > 20)
+        simhost_access(th + 20, doff - 20, 0);
+    // the ACKs' addresses: the segment's, swapped
+    std::memcpy(m_rx_flow.dst_mac, eth + 6, 6);
+    std::memcpy(m_rx_flow.src_mac, eth, 6);
+    m_rx_flow.src_ip = be32(ip + 16);
+    m_rx_flow.dst_ip = be32(ip + 12);
+    if (!csum_ok) {  // GRO checks what the device did not (skb_gro_checksum_validate): it reads the segment
+        simhost_access(th + doff, tot - ihl - doff, 0);
+        int ip_ok = 0, l4_ok = 0;
+        if (traffic_ipv4_checks(ip - TRAFFIC_ETH_HDR, TRAFFIC_ETH_HDR + tot, &ip_ok, &l4_ok) != 0 || !ip_ok || !l4_ok)
+            return 0;
+    }
+    cpu::core* c = cpu::core::current();
+    if (c)
+        c->charge(m_cfg.gro_segment_cycles, cpu::CAT_STACK);
+    m_stats.tcp_rx_segs++;
+    const uint32_t plen = (uint32_t)(tot - ihl - doff);
+    const uint64_t base = m_rcvq_end;
+    rx_seg sg{skb, th + doff, base + (uint64_t)(int64_t)(int32_t)(be32(th + 4) - (uint32_t)base), plen, truesize, 0};
+    auto it = std::find_if(m_gro.begin(), m_gro.end(), [&](const gro_held& g) { return g.napi == napi; });
+    if (it == m_gro.end()) {
+        m_gro.push_back(gro_held{napi, {}, 0});
+        it = m_gro.end() - 1;
+    }
+    if (!it->segs.empty()) {
+        const rx_seg& last = it->segs.back();
+        uint64_t bytes = 0;
+        for (const rx_seg& h : it->segs)
+            bytes += h.len;
+        if (sg.seq != last.seq + last.len || plen > it->mss || it->segs.size() >= k_gro_max_segs ||
+            ihl + doff + bytes + plen >= k_gro_max_bytes)
+            gro_deliver(*it);
+    }
+    if (it->segs.empty())
+        it->mss = plen;
+    it->segs.push_back(sg);
+    if ((th[13] & k_gro_flush_flags) || plen < it->mss)
+        gro_deliver(*it);
+    return 1;
+}
+
+void board_stack::gro_flush(void* napi)
+{
+    for (gro_held& g : m_gro)
+        if (g.napi == napi && !g.segs.empty())
+            gro_deliver(g);
+}
+
+// An aggregate up the stack (ip_rcv .. tcp_rcv_established), on the core of
+// the softirq: its segments to the receive queue, or the out-of-order queue
+// beyond a hole; an ACK now or the delayed-ACK timer; the reader woken.
+void board_stack::gro_deliver(gro_held& g)
+{
+    cpu::core* c = cpu::core::current();
+    if (c)
+        c->charge(m_cfg.rx_frame_cycles, cpu::CAT_STACK);
+    m_stats.tcp_rx_gro_units++;
+    const tick_t t = now();
+    const uint64_t seq = g.segs.front().seq;
+    uint64_t bytes = 0;
+    unsigned kept = 0;  // segments that joined the out-of-order map
+    for (rx_seg& sg : g.segs) {
+        bytes += sg.len;
+        sg.ready = t;
+        m_rmem += sg.truesize;
+        if (sg.seq + sg.len <= m_rcvq_end) {
+            m_stats.tcp_rx_dup_segs++;
+            rx_free(sg);
+            continue;
+        }
+        // tcp_measure_rcv_mss: the payload / truesize ratio of full segments
+        if (sg.len >= m_cfg.mss) {
+            m_ratio_len = sg.len;
+            m_ratio_true = sg.truesize;
+        }
+        auto at = m_ofo.find(sg.seq);
+        if (at != m_ofo.end()) {  // a retransmission of what the queue holds: keep the longer
+            const rx_seg old = at->second;
+            if (old.len >= sg.len) {
+                m_stats.tcp_rx_dup_segs++;
+                rx_free(sg);
+                continue;
+            }
+            at->second = sg;
+            m_stats.tcp_rx_dup_segs++;
+            rx_free(old);
+        } else {
+            m_ofo.emplace(sg.seq, sg);
+        }
+        kept++;
+    }
+    g.segs.clear();
+    const bool ack_now = m_rcv->on_segment(seq, (uint32_t)bytes, t);
+    // what now continues the stream moves to the receive queue
+    while (!m_ofo.empty() && m_ofo.begin()->first <= m_rcvq_end) {
+        rx_seg sg = m_ofo.begin()->second;
+        m_ofo.erase(m_ofo.begin());
+        if (sg.seq + sg.len <= m_rcvq_end) {
+            m_stats.tcp_rx_dup_segs++;
+            rx_free(sg);
+            continue;
+        }
+        const uint64_t skip = m_rcvq_end - sg.seq;
+        sg.payload += skip;
+        sg.seq += skip;
+        sg.len -= (uint32_t)skip;
+        rx_queue(sg);
+    }
+    if (seq > m_rcvq_end)  // the aggregate is beyond a hole: all of it waits
+        m_stats.tcp_rx_ofo_segs += kept;
+    m_stats.tcp_rx_rmem_max = std::max(m_stats.tcp_rx_rmem_max, m_rmem);
+    if (m_rcvq_end != m_rcv->rcv_nxt())
+        sim_log(log_level::error, "stack", "TCP receive queue ends at %llu, the receiver at %llu",
+                (unsigned long long)m_rcvq_end, (unsigned long long)m_rcv->rcv_nxt());
+    if (ack_now)
+        rx_send_ack(false);
+    else
+        rx_arm_timer();
+    if (!m_rcvq.empty())
+        simhost_socket_wake();
+}
+
+void board_stack::rx_queue(const rx_seg& s)
+{
+    m_rcvq.push_back(s);
+    m_rcvq_end = s.seq + s.len;
+}
+
+
+void board_stack::rx_free(const rx_seg& s)
+{
+    m_rmem -= std::min<uint64_t>(m_rmem, s.truesize);
+    v6_skb_consume(s.skb);
+}
+
+// __tcp_select_window: the free buffer times scaling_ratio, the right edge
+// never moved back (tcp_select_window).
+uint64_t board_stack::rx_window() const
+{
+    const uint64_t free = m_cfg.rcvbuf > m_rmem ? m_cfg.rcvbuf - m_rmem : 0;
+    return free * m_ratio_len / m_ratio_true;
+}
+
+void board_stack::rx_send_ack(bool by_timer)
+{
+    cpu::core* c = cpu::core::current();
+    if (c)
+        c->charge(m_cfg.xmit_cycles, cpu::CAT_STACK);
+    const uint64_t nxt = m_rcv->rcv_nxt();
+    m_rcv_edge = std::max(m_rcv_edge, nxt + rx_window());
+    const uint64_t wnd = std::min<uint64_t>((m_rcv_edge - nxt) >> TRAFFIC_PEER_WSCALE, 0xFFFF);
+    // m_frame: built and handed to send() with no simulated time between
+    const size_t n = traffic_build_tcp_ack(m_frame.data(), &m_rx_flow, 1, (uint32_t)nxt, (uint16_t)wnd, m_rx_ip_id++);
+    fecsim_v6_tx_req r{};
+    r.frame = m_frame.data();
+    r.len = (unsigned)n;
+    r.sock = SOCK_TCP_RX;
+    m_rcv->ack_sent(now(), by_timer);
+    m_stats.tcp_rx_acks++;
+    if (by_timer)
+        m_stats.tcp_rx_delayed_acks++;
+    send(r, k_flow_tcp_rx, 1);
+}
+
+void board_stack::rx_arm_timer()
+{
+    const tick_t d = m_rcv->delack_deadline();
+    if (!d || !m_rx_core || (m_delack_posted && m_delack_posted <= d && m_delack_posted >= now()))
+        return;
+    m_delack_posted = d;
+    m_rx_core->wake_at(d);
+}
+
+bool board_stack::tcp_rx_timer_due() const
+{
+    const tick_t d = m_rcv ? m_rcv->delack_deadline() : 0;
+    return d && m_rx_core && d <= m_rx_core->now();
+}
+
+void board_stack::tcp_rx_on_timer()
+{
+    m_delack_posted = 0;
+    if (tcp_rx_timer_due())
+        rx_send_ack(true);
+}
+
+void board_stack::held_skbs(std::vector<const void*>& out) const
+{
+    for (const gro_held& g : m_gro)
+        for (const rx_seg& sg : g.segs)
+            out.push_back(sg.skb);
+    for (const rx_seg& sg : m_rcvq)
+        out.push_back(sg.skb);
+    for (const auto& [seq, sg] : m_ofo)
+        out.push_back(sg.skb);
+}
+
+// tcp_recvmsg: the queued bytes in order, up to len (a reader that asks for
+// at least one byte returns with what is there); emptied skbs freed; then
+// tcp_cleanup_rbuf's window update when the window the desktop knows has
+// fallen to half the most it can be and the free buffer now doubles it.
+size_t board_stack::tcp_recvmsg(void* buf, size_t len, uint64_t* offset, tick_t* ready)
+{
+    if (m_rcvq.empty())
+        return 0;
+    cpu::core* c = cpu::core::current();
+    *offset = m_rcvq.front().seq;
+    *ready = m_rcvq.front().ready;
+    if (c) {
+        c->stall_until(*ready, cpu::CAT_STACK);  // queued in another core's future: not there yet for this one
+        c->charge(m_cfg.recv_cycles, cpu::CAT_STACK);
+    }
+    size_t done = 0;
+    while (done < len && !m_rcvq.empty()) {
+        rx_seg& sg = m_rcvq.front();
+        const uint32_t n = (uint32_t)std::min<size_t>(sg.len, len - done);
+        v6_skb_copy(sg.payload, (uint8_t*)buf + done, n);
+        done += n;
+        sg.payload += n;
+        sg.seq += n;
+        sg.len -= n;
+        if (sg.len)
+            break;
+        const rx_seg gone = sg;
+        m_rcvq.pop_front();
+        rx_free(gone);
+    }
+    m_stats.tcp_rx_reads++;
+    m_stats.tcp_rx_bytes_read += done;
+    const uint64_t nxt = m_rcv->rcv_nxt();
+    const uint64_t now_wnd = m_rcv_edge > nxt ? m_rcv_edge - nxt : 0;
+    const uint64_t clamp = m_cfg.rcvbuf * m_ratio_len / m_ratio_true;
+    if (2 * now_wnd <= clamp && rx_window() >= 2 * now_wnd) {
+        m_stats.tcp_rx_window_updates++;
+        rx_send_ack(false);
+    }
+    return done;
+}
+
 // ------------------------------------------------------------ the stack's hook
 
 static board_stack* g_stack;
@@ -467,6 +748,18 @@ void board_stack_install(board_stack* s) { g_stack = s; }
 extern "C" int simhost_l4_receive(const void* ip, size_t len)
 {
     return khost::g_stack ? khost::g_stack->l4_receive((const uint8_t*)ip, len) : 0;
+}
+
+extern "C" int simhost_gro_receive(void* napi, void* skb, const void* ip, size_t len, unsigned truesize, int csum_ok)
+{
+    return khost::g_stack ? khost::g_stack->gro_receive(napi, skb, (const uint8_t*)ip, len, truesize, csum_ok != 0)
+                          : 0;
+}
+
+extern "C" void simhost_gro_flush(void* napi)
+{
+    if (khost::g_stack)
+        khost::g_stack->gro_flush(napi);
 }
 
 namespace khost {

@@ -20,13 +20,34 @@
 // net/sched/sch_generic.c (__qdisc_run, dev_requeue_skb), net/ipv4/icmp.c
 // (icmp_echo); docs/sources.md §15.
 //
+// The receive side (peer.tcp_send: iperf3 -s on the board): TCP GRO at
+// napi_gro_receive (segments of the stream held per NAPI instance and
+// merged as tcp_gro_receive merges them: contiguous, at most 64 KiB and
+// MAX_SKB_FRAGS + 1 segments, ended by PSH or a short segment, flushed when
+// the poll completes or uses its budget), then per aggregate
+// tcp_rcv_established's work in the NET_RX softirq: the receive or
+// out-of-order queue, an ACK as __tcp_ack_snd_check decides (through the
+// same qdisc and ring), the application woken. The application's recvmsg
+// copies from the queued skbs (the shim's instrumented copy, through the
+// reading core's caches), frees the ones it emptied, and sends a window
+// update as tcp_cleanup_rbuf does. The advertised window is the free
+// receive buffer times the measured payload/truesize ratio (6.x's
+// scaling_ratio), never moved back.
+//
 // Not modelled: BQL (the fec driver does not call netdev_tx_sent_queue),
 // pacing (fq_codel does not pace, CUBIC does not ask for it), software GSO
 // (a device without NETIF_F_TSO gets one-segment skbs from tcp_write_xmit),
 // the copy of the stream's bytes in iperf3's sendmsg (booked where the skb is
-// built, inside the send: drivers/shim/v6/tx.c).
+// built, inside the send: drivers/shim/v6/tx.c); on the receive side, the
+// socket lock (segments that arrive while the application reads are
+// processed at once in the softirq, not from the socket's backlog),
+// receive-buffer autotuning (the buffer is at tcp_rmem[2] from the start),
+// the delayed-ACK timer's own core (it runs on the application's), and
+// an ACK held back because the window would shrink.
 #pragma once
 #include <cstdint>
+#include <deque>
+#include <map>
 #include <memory>
 #include <unordered_map>
 #include <vector>
@@ -52,7 +73,7 @@ extern const models::stat_desc board_stack_stat_rows[];
 extern const size_t board_stack_stat_count;
 
 // The sockets whose send-buffer charge the shim reports (fecsim_v6_tx_req.sock).
-enum board_sock : unsigned { SOCK_APP = 0, SOCK_ICMP = 1 };
+enum board_sock : unsigned { SOCK_APP = 0, SOCK_ICMP = 1, SOCK_TCP_RX = 2 };
 
 class board_stack {
 public:
@@ -98,6 +119,29 @@ public:
 
     // A TCP or ICMP datagram for the board (simhost_l4_receive): 1 taken.
     int l4_receive(const uint8_t* ip, size_t len);
+
+    // The receiving socket (peer.tcp_send): opened once; the application
+    // (drivers/khost/app.h) reads on core c, where the delayed-ACK timer
+    // wakes it too.
+    void tcp_rx_open(models::cpu::core* c);
+    bool tcp_rx_on() const { return m_rcv != nullptr; }
+    // GRO (simhost_gro_receive, simhost_gro_flush).
+    int gro_receive(void* napi, void* skb, const uint8_t* ip, size_t len, unsigned truesize, bool csum_ok);
+    void gro_flush(void* napi);
+    // Bytes the application can read now (in order, queued), and whether
+    // the delayed-ACK timer is due at the reading core's time.
+    bool tcp_rx_readable() const { return !m_rcvq.empty(); }
+    bool tcp_rx_timer_due() const;
+    void tcp_rx_on_timer();
+    // tcp_recvmsg on the application's core: up to len bytes into buf (a
+    // simulated buffer); the stream offset of the first in *offset and the
+    // time the first segment was queued in *ready (the caller waits for it
+    // if its core is behind). 0: nothing queued.
+    size_t tcp_recvmsg(void* buf, size_t len, uint64_t* offset, models::tick_t* ready);
+    // The skbs the socket and GRO hold (the leak scan's roots).
+    void held_skbs(std::vector<const void*>& out) const;
+    // Segments GRO took since the last reset (the frame balance's fate).
+    uint64_t tcp_rx_segs() const { return m_stats.tcp_rx_segs; }
 
     void visit_stats(const models::stat_visitor& v) const;
     void reset_stats();
@@ -161,6 +205,38 @@ private:
     models::net::tcp_sender_stats m_tcp_base{};
     unsigned m_features = 0;
     std::vector<uint8_t> m_frame;
+    // the receiving TCP socket
+    struct rx_seg {
+        void* skb;
+        const uint8_t* payload;  // its first unread byte
+        uint64_t seq;            // stream offset of that byte
+        uint32_t len;            // unread bytes
+        uint32_t truesize;
+        models::tick_t ready;    // queued at
+    };
+    struct gro_held {
+        void* napi;
+        std::vector<rx_seg> segs;
+        uint32_t mss;            // the first segment's payload: gso_size
+    };
+    void gro_deliver(gro_held& g);
+    void rx_queue(const rx_seg& s);
+    void rx_free(const rx_seg& s);
+    void rx_send_ack(bool by_timer);
+    uint64_t rx_window() const;  // B the free buffer allows now
+    void rx_arm_timer();
+    std::unique_ptr<models::net::tcp_receiver> m_rcv;
+    models::cpu::core* m_rx_core = nullptr;
+    std::vector<gro_held> m_gro;
+    std::deque<rx_seg> m_rcvq;               // in order, unread
+    std::map<uint64_t, rx_seg> m_ofo;        // beyond a hole, by stream offset
+    uint64_t m_rcvq_end = 0;                 // stream offset after the last queued byte (rcv_nxt)
+    uint64_t m_rmem = 0;                     // truesize of the skbs in both queues
+    uint64_t m_rcv_edge = 0;                 // right edge of the window last advertised
+    uint64_t m_ratio_len = 1, m_ratio_true = 2;  // scaling_ratio: payload / truesize (1/2 before data)
+    traffic_flow m_rx_flow{};                // the ACKs: board to desktop
+    uint16_t m_rx_ip_id = 0;
+    models::tick_t m_delack_posted = 0;
     // ICMP
     traffic_flow m_icmp_flow{};
     uint16_t m_icmp_ip_id = 0;

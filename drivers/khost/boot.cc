@@ -51,6 +51,8 @@ struct v6_stack {
     int (*gro_pending)();
     long (*recvmsg)(void*, size_t, uint64_t*);
     void (*netdev_counters)(unsigned long long*, unsigned long long*, unsigned long long*, unsigned long long*);
+    void (*skb_copy)(const void*, void*, size_t);
+    void (*skb_consume)(void*);
 };
 v6_stack g_v6{};
 } // namespace
@@ -78,6 +80,8 @@ void* driver_setup(const driver_config& d, double link_speed_bps)
         g_v6.gro_pending = (int (*)())v6_symbol(handle, "fecsim_v6_gro_pending");
         g_v6.recvmsg = (long (*)(void*, size_t, uint64_t*))v6_symbol(handle, "fecsim_v6_udp_recvmsg");
         g_v6.netdev_counters = (decltype(g_v6.netdev_counters))v6_symbol(handle, "fecsim_v6_netdev_counters");
+        g_v6.skb_copy = (decltype(g_v6.skb_copy))v6_symbol(handle, "fecsim_v6_skb_copy");
+        g_v6.skb_consume = (decltype(g_v6.skb_consume))v6_symbol(handle, "fecsim_v6_skb_consume");
         return handle;
     }
     const std::pair<const char*, std::string> params[] = {
@@ -291,6 +295,9 @@ net_counters net_counters_read()
                         ns->napi_complete, ns->rx_otherhost, ns->udp_in_csum_errors, ns->udp_in_errors,
                         ns->udp_short, ns->ip_in_csum_errors, ns->ip_in_truncated, ns->ip_in_delivers_other};
 }
+
+void v6_skb_copy(const void* from, void* to, size_t n) { g_v6.skb_copy(from, to, n); }
+void v6_skb_consume(void* skb) { g_v6.skb_consume(skb); }
 
 unsigned stack_backlog_len() { return g_v6.gro_pending ? (unsigned)g_v6.gro_pending() : 0; }
 

@@ -104,6 +104,11 @@ net_counters net_counters_read();
 // kernel tree's driver: its GRO_NORMAL batch; 0 for fecsim's own driver,
 // whose stack takes each frame at once).
 unsigned stack_backlog_len();
+// A kernel tree's driver: the shim's copy of n bytes of a held skb's
+// payload to a user buffer (instrumented: the current core's caches and
+// cycles) and its free of an skb the board's TCP socket held.
+void v6_skb_copy(const void* from, void* to, size_t n);
+void v6_skb_consume(void* skb);
 void net_counters_reset();
 // snmp.*, softnet.* and napi.* counters, as stats.json lists them.
 void net_counters_visit(const models::stat_visitor& v);

@@ -403,6 +403,11 @@ void kernel::leak_scan()
             st.work.push_back(i);
         }
     dl_iterate_phdr(scan_object, &st);
+    if (m_host_roots) {
+        std::vector<const void*> roots;
+        m_host_roots(roots);
+        st.scan(roots.data(), roots.size() * sizeof roots[0]);
+    }
     while (!st.work.empty()) {
         const size_t i = st.work.back();
         st.work.pop_back();

@@ -97,6 +97,10 @@ public:
     const kernel_stats& stats() const { return m_stats; }
     void reset_stats() { m_stats = {}; }
 
+    // Host structures that hold simulated kernel objects (the board's TCP
+    // socket's skbs): fn appends the pointers they hold, which the leak
+    // scan treats as roots.
+    void set_host_roots(std::function<void(std::vector<const void*>&)> fn) { m_host_roots = std::move(fn); }
     // Fast range test of the hooks.
     uintptr_t w_base() const { return m_w_base; }
     uintptr_t w_size() const { return m_w_size; }
@@ -113,6 +117,7 @@ private:
     bool check_range(const void* p, size_t n, bool write, const void* site);
     bool m_in_range_op = false, m_range_reported = false;  // one report per memcpy/memset
     void leak_scan();
+    std::function<void(std::vector<const void*>&)> m_host_roots;
     // Unreachable objects per allocating site (and live mappings of freed or
     // unreachable buffers per map site) that may be in flight, per core, when
     // the run stops: one in a local of the receive or send path and one

@@ -84,6 +84,12 @@ struct stack_tx_config {
     uint32_t ack_cycles = 3000;             // tcp_v4_rcv + tcp_ack per ACK, memory accesses excluded
     uint32_t xmit_cycles = 6000;            // tcp_write_xmit .. ndo_start_xmit per skb
     uint32_t icmp_cycles = 3000;            // icmp_rcv + icmp_echo + icmp_reply per echo request
+    // The receiving TCP socket (peer.tcp_send; [stack] frame_cycles, gro_segment_cycles, tcp_rcvbuf, recv_cycles)
+    uint32_t rx_frame_cycles = 12000;       // ip_rcv .. tcp_rcv_established per GRO aggregate
+    uint32_t gro_segment_cycles = 600;      // dev_gro_receive .. skb_gro_receive per segment
+    uint32_t recv_cycles = 3000;            // tcp_recvmsg per call, the copy excluded
+    uint64_t rcvbuf = 6291456;              // sk_rcvbuf: tcp_rmem[2]
+    uint32_t mss = 1448;                    // the desktop's segments' payload (B)
 };
 
 struct stress_config {

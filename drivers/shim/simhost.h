@@ -149,6 +149,15 @@ void simhost_socket_wake(void);
  * (1: consumed, the caller frees the skb) or not (0). Runs in the NET_RX
  * softirq; may transmit (an ACK-clocked TCP send, an echo reply). */
 int simhost_l4_receive(const void *ip, size_t len);
+/* GRO at the 6.x level (napi_gro_receive): a frame of the board's
+ * receiving TCP stream (ip: its IPv4 header, len bytes from there, truesize
+ * its skb's, csum_ok: the device vouched for its checksums) that the
+ * kernel host takes (1; the skb is then the host's until it calls
+ * fecsim_v6_skb_consume) or not (0: GRO_NORMAL). napi: the instance, whose
+ * held segments simhost_gro_flush hands up (napi_gro_flush). Run in the
+ * NET_RX softirq. */
+int simhost_gro_receive(void *napi, void *skb, const void *ip, size_t len, unsigned truesize, int csum_ok);
+void simhost_gro_flush(void *napi);
 /* Whether the UDP checksum of the IPv4 datagram at ip (header first; udp_avail
  * bytes of UDP header and payload there) is right (a zero checksum field:
  * none sent, right; a UDP length beyond udp_avail: wrong), as the bytes are

@@ -370,7 +370,8 @@ int traffic_insert_checksums(uint8_t* f, size_t len, int ip_on, int l4_on)
     return done;
 }
 
-size_t traffic_build_tcp(uint8_t* out, size_t plen, const struct traffic_flow* fl, uint32_t seq, uint16_t ip_id)
+size_t traffic_build_tcp_seg(uint8_t* out, size_t plen, const struct traffic_flow* fl, uint32_t seq, uint32_t ack,
+                             uint8_t flags, uint16_t window, uint16_t ip_id)
 {
     if (plen > 65535 - TRAFFIC_IP_HDR - TRAFFIC_TCP_HDR)
         return 0;
@@ -380,14 +381,20 @@ size_t traffic_build_tcp(uint8_t* out, size_t plen, const struct traffic_flow* f
     put16(th, fl->src_port);
     put16(th + 2, fl->dst_port);
     put32(th + 4, seq);
-    put32(th + 8, 1);                        // ack: the peer sent nothing
+    put32(th + 8, ack);
     th[12] = (uint8_t)((TRAFFIC_TCP_HDR / 4) << 4);
-    th[13] = 0x18;                           // ACK | PSH
-    put16(th + 14, 64240);                   // window
+    th[13] = flags;
+    put16(th + 14, window);
     th[20] = 1; th[21] = 1; th[22] = 8; th[23] = 10;  // NOP NOP TS(10): values 0
     traffic_fill_stream(th + TRAFFIC_TCP_HDR, plen, seq);
     put16(th + 16, (uint16_t)~l4_sum(ip, th, TRAFFIC_TCP_HDR + plen, 6));
     return TRAFFIC_TCP_L2L4_HDR + plen;
+}
+
+size_t traffic_build_tcp(uint8_t* out, size_t plen, const struct traffic_flow* fl, uint32_t seq, uint16_t ip_id)
+{
+    // ack 1: the peer sent nothing
+    return traffic_build_tcp_seg(out, plen, fl, seq, 1, TRAFFIC_TCP_ACK | TRAFFIC_TCP_PSH, 64240, ip_id);
 }
 
 int traffic_tcp_header(const uint8_t* f, size_t len, struct traffic_tcp_info* info)

@@ -120,6 +120,12 @@ int traffic_verify_stream(const uint8_t *p, size_t len, uint32_t offset);
 #define TRAFFIC_TCP_L2L4_HDR (TRAFFIC_ETH_HDR + TRAFFIC_IP_HDR + TRAFFIC_TCP_HDR)
 size_t traffic_build_tcp(uint8_t *out, size_t payload_len, const struct traffic_flow *flow, uint32_t seq,
 			 uint16_t ip_id);
+/* The same segment with its acknowledgement number, flags (TRAFFIC_TCP_*)
+ * and window field given: the desktop's stream to the board (peer.tcp_send). */
+#define TRAFFIC_TCP_PSH 0x08
+#define TRAFFIC_TCP_ACK 0x10
+size_t traffic_build_tcp_seg(uint8_t *out, size_t payload_len, const struct traffic_flow *flow, uint32_t seq,
+			     uint32_t ack, uint8_t flags, uint16_t window, uint16_t ip_id);
 /* Locate the TCP payload of an Ethernet II / IPv4 / TCP frame without FCS:
  * 0 and *payload, *plen, *seq, or -1 if it is not IPv4/TCP or inconsistent. */
 int traffic_tcp_payload(const uint8_t *frame, size_t len, const uint8_t **payload, size_t *plen, uint32_t *seq);

@@ -22,6 +22,8 @@ const size_t peer_stat_count = sizeof peer_stat_rows / sizeof peer_stat_rows[0];
 
 static const uint16_t k_ping_id = 0x4650;  // ping's identifier (its process id)
 static const uint16_t k_board_tcp_port = 5201, k_peer_tcp_port = 5001;  // drivers/khost/tx.cc
+static const uint16_t k_peer_send_port = 40000;  // the desktop's iperf3 -c: an ephemeral port (drivers/khost/board_stack.cc)
+static const uint32_t k_gso_max = 65536;          // the desktop's TSO skbs: at most 64 KiB
 
 static net::tcp_receiver_config receiver_config(const peer_config& c, uint32_t mss)
 {
@@ -40,10 +42,10 @@ static void mac_of(uint64_t v, uint8_t* out)
 
 link_peer::link_peer(sc_core::sc_module_name nm, const peer_config& cfg, const traffic_config& link,
                      traffic_source& src, uint32_t mss)
-    : sc_module(nm), m_cfg(cfg), m_src(src), m_rx(receiver_config(cfg, mss)), m_next_ping(cfg.ping_start_ps)
+    : sc_module(nm), m_cfg(cfg), m_src(src), m_rx(receiver_config(cfg, mss)), m_next_ping(cfg.ping_start_ps), m_mss(mss)
 {
     // From the desktop (the traffic source's addresses) to the board.
-    for (traffic_flow* f : {&m_tcp_flow, &m_ping_flow}) {
+    for (traffic_flow* f : {&m_tcp_flow, &m_ping_flow, &m_snd_flow}) {
         mac_of(link.dst_mac, f->dst_mac);
         mac_of(link.src_mac, f->src_mac);
         f->src_ip = link.src_ip;
@@ -51,7 +53,14 @@ link_peer::link_peer(sc_core::sc_module_name nm, const peer_config& cfg, const t
     }
     m_tcp_flow.src_port = k_peer_tcp_port;
     m_tcp_flow.dst_port = k_board_tcp_port;
-    m_frame.resize(TRAFFIC_ICMP_L2L4_HDR + 1500);
+    m_snd_flow.src_port = k_peer_send_port;
+    m_snd_flow.dst_port = k_board_tcp_port;
+    if (cfg.tcp_send) {
+        net::tcp_config tc;
+        tc.mss = mss;
+        m_snd.reset(new net::tcp_sender(tc));
+    }
+    m_frame.resize(TRAFFIC_TCP_L2L4_HDR + 65536);
     src.enable_injection();
     SC_THREAD(run);
 }
@@ -68,6 +77,12 @@ void link_peer::from_board(const enet::eth_frame& f)
     const tick_t end = f.start_ps + (enet::PREAMBLE_BYTES + f.len) * f.byte_ps;
     traffic_tcp_info t;
     if (traffic_tcp_header(f.data, len, &t) == 0) {
+        const uint16_t dport = (uint16_t)((uint32_t)f.data[36] << 8 | f.data[37]);
+        if (m_snd && dport == k_peer_send_port && (t.flags & TRAFFIC_TCP_ACK)) {
+            m_acks.push_back(ack_in{end + m_cfg.ack_delay_ps, t.ack, t.window});
+            m_ev.notify(from_ps(m_acks.back().at - now_ps()));
+            return;
+        }
         if (t.plen && ((uint32_t)f.data[36] << 8 | f.data[37]) == k_peer_tcp_port) {
             m_arrivals.push_back(arrival{end, t.seq, (uint32_t)t.plen});
             m_ev.notify(from_ps(end - now_ps()));
@@ -119,6 +134,48 @@ void link_peer::send_ping(tick_t now)
     m_stats.ping_sent++;
 }
 
+// The desktop's stream: tcp_write_xmit's units, as the windows allow, into
+// its qdisc while the stream's bytes there and in the NIC are under
+// send_queue_bytes (one unit may go over, as TSQ lets the skb that crosses
+// the limit through); from the qdisc, segments (its NIC's TSO) to the line
+// while the NIC holds under nic_queue_bytes (BQL). Ping and ACKs go to the
+// NIC directly: fq_codel serves a sparse flow before the bulk stream.
+void link_peer::push(tick_t now)
+{
+    m_queue_wait = 0;
+    if (!m_snd || now < m_cfg.tcp_start_ps)
+        return;
+    const uint32_t unit_max = (k_gso_max - TRAFFIC_TCP_L2L4_HDR) / m_mss * m_mss;
+    for (;;) {
+        if (m_qdisc_bytes + m_src.inject_queued_bytes() >= m_cfg.send_queue_bytes)
+            break;
+        net::tcp_unit u;
+        if (!m_snd->next_unit(now, unit_max, &u))
+            break;
+        for (uint32_t off = 0; off < u.len; off += m_mss) {
+            const uint32_t n = std::min(m_mss, u.len - off);
+            m_qdisc.push_back(segment{u.seq + off, n});
+            m_qdisc_bytes += n + TRAFFIC_TCP_L2L4_HDR;
+        }
+    }
+    const uint64_t wnd = std::min<uint64_t>(m_rx.rwnd() >> TRAFFIC_PEER_WSCALE, 0xFFFF);
+    while (!m_qdisc.empty() && m_src.inject_queued_bytes() < m_cfg.nic_queue_bytes) {
+        const segment sg = m_qdisc.front();
+        m_qdisc.pop_front();
+        m_qdisc_bytes -= sg.len + TRAFFIC_TCP_L2L4_HDR;
+        // PSH on the segment that holds the end of one of iperf3's writes
+        const uint64_t w = m_cfg.send_write_bytes;
+        const bool psh = (sg.seq + sg.len) / w != sg.seq / w || (sg.seq + sg.len) % w == 0;
+        const uint8_t flags = (uint8_t)(TRAFFIC_TCP_ACK | (psh ? TRAFFIC_TCP_PSH : 0));
+        const size_t len = traffic_build_tcp_seg(m_frame.data(), sg.len, &m_snd_flow, (uint32_t)sg.seq, 1, flags,
+                                                 (uint16_t)wnd, m_ip_id++);
+        m_src.inject(m_frame.data(), (uint32_t)len, now);
+    }
+    // look again when what the NIC holds has started on the line
+    if (!m_qdisc.empty())
+        m_queue_wait = now + std::max<uint64_t>(m_src.inject_queued_bytes(), 1) * m_src.byte_ps();
+}
+
 void link_peer::run()
 {
     const tick_t never = ~(tick_t)0;
@@ -140,6 +197,24 @@ void link_peer::run()
             send_ping(now);
             m_next_ping += m_cfg.ping_interval_ps;
         }
+        if (m_snd) {
+            bool acked = false;
+            while (!m_acks.empty() && m_acks.front().at <= now) {
+                const ack_in a = m_acks.front();
+                m_acks.pop_front();
+                const uint64_t una = m_snd->snd_una();
+                const uint64_t ack = una + (uint64_t)(int64_t)(int32_t)(a.ack - (uint32_t)una);
+                m_snd->on_ack(ack, (uint64_t)a.window << TRAFFIC_PEER_WSCALE, a.at);
+                m_stats.acks_in++;
+                acked = true;
+            }
+            if (m_snd->rto_deadline() && m_snd->rto_deadline() <= now) {
+                m_snd->on_rto(now);
+                acked = true;
+            }
+            if (acked || now >= m_cfg.tcp_start_ps)
+                push(now);
+        }
         tick_t next = never;
         if (!m_arrivals.empty())
             next = m_arrivals.front().end;
@@ -149,6 +224,16 @@ void link_peer::run()
             next = std::min(next, m_rx.delack_deadline());
         if (m_cfg.ping)
             next = std::min(next, m_next_ping);
+        if (m_snd) {
+            if (!m_acks.empty())
+                next = std::min(next, m_acks.front().at);
+            if (m_snd->rto_deadline())
+                next = std::min(next, m_snd->rto_deadline());
+            if (m_queue_wait)
+                next = std::min(next, m_queue_wait);
+            if (now < m_cfg.tcp_start_ps)
+                next = std::min(next, m_cfg.tcp_start_ps);
+        }
         if (next == never)
             wait(m_ev);
         else
@@ -165,6 +250,15 @@ const peer_stats& link_peer::stats() const
     m_stats.tcp_dups = r.dup_segs - m_rx_base.dup_segs;
     m_stats.acks = r.acks_out - m_rx_base.acks_out;
     m_stats.delayed_acks = r.delayed_acks - m_rx_base.delayed_acks;
+    if (m_snd) {
+        const net::tcp_sender_stats& t = m_snd->stats();
+        m_stats.tx_segments = t.segs_out - m_snd_base.segs_out;
+        m_stats.tx_bytes = t.bytes_out - m_snd_base.bytes_out;
+        m_stats.tx_retrans_segs = t.retrans_segs - m_snd_base.retrans_segs;
+        m_stats.tx_rto_events = t.rto_events - m_snd_base.rto_events;
+        m_stats.tx_fast_retrans = t.fast_retrans - m_snd_base.fast_retrans;
+        m_stats.tx_cwnd = m_snd->cwnd();
+    }
     return m_stats;
 }
 
@@ -172,6 +266,8 @@ void link_peer::reset_stats()
 {
     m_stats = peer_stats{};
     m_rx_base = m_rx.stats();
+    if (m_snd)
+        m_snd_base = m_snd->stats();
     m_reset_at = now_ps();
 }
 

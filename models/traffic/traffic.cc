@@ -246,6 +246,7 @@ void traffic_source::inject(const uint8_t* frame, uint32_t len, tick_t earliest)
     auto at = m_inj.end();
     while (at != m_inj.begin() && std::prev(at)->earliest > earliest)
         --at;
+    m_inj_bytes += in.bytes.size();
     m_inj.insert(at, std::move(in));
     m_inject_ev.notify(sc_core::SC_ZERO_TIME);
 }
@@ -275,6 +276,7 @@ void traffic_source::run_mixed()
         if (take_inj) {
             m_inj_line.swap(m_inj.front().bytes);
             m_inj.pop_front();
+            m_inj_bytes -= m_inj_line.size();
             eth_frame f{m_inj_line.data(), (uint32_t)m_inj_line.size(), t, m_byte_ps, true, nullptr};
             m_line_free = t + wire_ps(f.len);
             m_stats.injected++;

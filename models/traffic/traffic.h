@@ -85,6 +85,10 @@ public:
     // is then off: the frames' times depend on what the board sends).
     void enable_injection() { m_inject_on = true; }
     void inject(const uint8_t* frame, uint32_t len, tick_t earliest);
+    // Bytes (FCS included) of injected frames not yet started on the line.
+    uint64_t inject_queued_bytes() const { return m_inj_bytes; }
+    // One byte's time on the line (ps).
+    tick_t byte_ps() const { return m_byte_ps; }
     // Frames handed over late so far (frame_sink_if::refuses_all): not a
     // result, the speed technique at work (tests).
     uint64_t late_frames() const { return m_late_frames; }
@@ -147,6 +151,7 @@ private:
     };
     bool m_inject_on = false;
     std::deque<injected> m_inj;
+    uint64_t m_inj_bytes = 0;  // their bytes
     std::vector<uint8_t> m_inj_line;
     sc_core::sc_event m_inject_ev;
     // pause state: no frame may start in [m_pause_from, m_pause_until)

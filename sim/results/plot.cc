@@ -532,6 +532,7 @@ bool plot_sweep(const std::string& dir, size_t jobs, std::vector<std::string>* w
         const char *column, *name, *ylabel;
     } k_tx_plots[] = {
         {"tcp.goodput_mbps", "tcp", "TCP goodput (Mbit/s)"},
+        {"tcp.rx_goodput_mbps", "tcp_rx", "TCP goodput to the board (Mbit/s)"},
         {"ping.rtt_avg_ms", "ping", "ping RTT under load, mean (ms)"},
         {"txq.ring_mean", "txq", "TX descriptors in use, time-weighted mean"},
     };

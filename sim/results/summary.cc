@@ -343,6 +343,8 @@ std::string summary_text(const run_summary& s, const summary_extra& x, const std
         o += text_line(s, x, "txq") + "\n";
     if (s.tcp_goodput_mbps > 0)
         o += text_line(s, x, "tcp") + "\n";
+    if (s.tcp_rx_goodput_mbps > 0)
+        o += text_line(s, x, "tcp_rx") + "\n";
     if (s.ping_sent)
         o += text_line(s, x, "ping") + "\n";
     o += text_line(s, x, "dma_sync") + "\n";

@@ -94,7 +94,12 @@ void delivers(const std::string& version, const std::string& load, const std::st
     ck_assert_msg(near(s["enet.rx_delivered"], s["softnet.processed"], 256 + 8),  // RX ring + a GRO batch
                   "%s: MAC delivered %llu, stack got %llu", what.c_str(), s["enet.rx_delivered"],
                   s["softnet.processed"]);
-    ck_assert(s["snmp.Ip.InReceives"] == s["softnet.processed"]);
+    // a frame the stack was working on when the counters restarted (its
+    // reads of the stack's data can let the restart in between the two
+    // counts) is in InReceives and not in processed
+    ck_assert_msg(s["snmp.Ip.InReceives"] >= s["softnet.processed"] &&
+                      s["snmp.Ip.InReceives"] <= s["softnet.processed"] + 1,
+                  "%s: IP %llu, stack %llu", what.c_str(), s["snmp.Ip.InReceives"], s["softnet.processed"]);
     ck_assert_msg(near(s["snmp.Ip.InReceives"], s["snmp.Udp.InDatagrams"] + s["snmp.Udp.RcvbufErrors"], sock_max),
                   "%s: IP %llu, socket %llu + %llu", what.c_str(), s["snmp.Ip.InReceives"], s["snmp.Udp.InDatagrams"],
                   s["snmp.Udp.RcvbufErrors"]);

@@ -1,6 +1,8 @@
 // The board's TCP stream (tx.protocol=tcp_cubic: iperf3 -c through the
 // board's stack, qdisc and the 6.12 fec driver, clocked by the link
-// partner's ACKs) and ping beside it (scenarios/tx-ring/tcp-tx.ini).
+// partner's ACKs) and ping beside it (scenarios/tx-ring/tcp-tx.ini); the
+// desktop's stream to the board (peer.tcp_send: iperf3 -s on the board,
+// GRO, its ACKs through the qdisc; scenarios/tx-ring/tcp-rx.ini).
 #include "tests/lib.h"
 #include <string>
 #include <vector>
@@ -8,14 +10,14 @@
 
 static const char* const k_tree = "/usr/src/linux-source-6.12.tar.xz";
 
-// One run of tcp-tx.ini with extra -o settings; its stats.txt.
-static std::map<std::string, long long> run_tcp(const std::string& dir, const std::string& tag,
-                                                const std::vector<std::string>& opts)
+// One run of scenarios/tx-ring/<ini> with the settings base and then opts
+// (-o each), into dir/tag; its stats.txt.
+static std::map<std::string, long long> run_ini(const std::string& dir, const std::string& tag, const char* ini,
+                                                std::vector<std::string> base, const std::vector<std::string>& opts)
 {
-    std::vector<std::string> args = {"run", fecsim_srcdir() + "/scenarios/tx-ring/tcp-tx.ini", "-o",
-                                     "scenario.warmup=200ms", "-o", "scenario.duration=500ms", "-o",
-                                     "peer.ping_interval=50ms", "-o", "peer.ping_start=100ms"};
-    for (const std::string& o : opts) {
+    base.insert(base.end(), opts.begin(), opts.end());
+    std::vector<std::string> args = {"run", fecsim_srcdir() + "/scenarios/tx-ring/" + ini};
+    for (const std::string& o : base) {
         args.push_back("-o");
         args.push_back(o);
     }
@@ -23,6 +25,16 @@ static std::map<std::string, long long> run_tcp(const std::string& dir, const st
     const proc_result r = fecsim(args);
     ck_assert_msg(r.status == 0, "%s: exit %d: %s", tag.c_str(), r.status, r.err.c_str());
     return stats_txt(dir + "/" + tag + "/stats.txt");
+}
+
+// One run of tcp-tx.ini (500 ms after 200 ms) with extra -o settings.
+static std::map<std::string, long long> run_tcp(const std::string& dir, const std::string& tag,
+                                                const std::vector<std::string>& opts)
+{
+    return run_ini(dir, tag, "tcp-tx.ini",
+                   {"scenario.warmup=200ms", "scenario.duration=500ms", "peer.ping_interval=50ms",
+                    "peer.ping_start=100ms"},
+                   opts);
 }
 
 static double goodput_bps(std::map<std::string, long long>& s) { return s["peer.tcp_bytes"] * 8 / 0.5; }
@@ -143,6 +155,116 @@ START_TEST(test_own_driver_refuses_stream_and_ping)
 }
 END_TEST
 
+// One run of tcp-rx.ini (the desktop's stream to the board), measured for
+// `ms` after 100 ms of warm-up, with extra -o settings.
+static std::map<std::string, long long> run_rx(const std::string& dir, const std::string& tag, int ms,
+                                               const std::vector<std::string>& opts)
+{
+    return run_ini(dir, tag, "tcp-rx.ini",
+                   {"scenario.warmup=100ms", "scenario.duration=" + std::to_string(ms) + "ms",
+                    "peer.ping_interval=20ms", "peer.ping_start=50ms"},
+                   opts);
+}
+
+// The board as the iperf3 server on a gigabit profile with interrupt
+// coalescing: the stream fills the link (1448 of every 1538 byte times:
+// 941.5 Mbit/s), GRO merges the segments of one poll into aggregates of
+// several segments, one ACK goes per aggregate at most, every byte the
+// application reads is the stream's at its offset, and every frame is
+// accounted for; the same seed gives the same statistics.
+START_TEST(test_board_receives_a_gigabit_stream)
+{
+    if (!exists(k_tree))
+        return;
+    const std::string dir = tmp_dir();
+    const std::vector<std::string> o = {"scenario.soc=imx8mp"};
+    auto s = run_rx(dir, "a", 200, o);
+    const double bps = s["app.bytes"] * 8 / 0.2;
+    ck_assert_msg(bps > 900e6 && bps < 941.6e6, "goodput %.1f Mbit/s", bps / 1e6);
+    ck_assert_int_eq(s["app.corrupted"], 0);
+    ck_assert_int_gt(s["app.verified"], 100);
+    ck_assert_int_eq(s["app.verified"], s["stack.tcp_rx_reads"]);
+    ck_assert_int_eq(s["app.bytes"], s["stack.tcp_rx_bytes_read"]);
+    ck_assert_msg(s["stack.tcp_rx_segs"] >= 4 * s["stack.tcp_rx_gro_units"], "%lld segments in %lld aggregates",
+                  s["stack.tcp_rx_segs"], s["stack.tcp_rx_gro_units"]);
+    ck_assert_int_le(s["stack.tcp_rx_acks"], s["stack.tcp_rx_gro_units"] + s["stack.tcp_rx_window_updates"]);
+    ck_assert_int_eq(s["peer.tx_retrans_segs"], 0);
+    ck_assert_int_eq(s["peer.ping_received"], s["peer.ping_sent"]);
+    // frames still in the FIFO and ring at the end are those the counters leave in flight
+    ck_assert_int_eq(s["flight.end"], s["flight.observed_end"]);
+    // the skbs the socket still holds are not leaks
+    ck_assert_int_gt(s["stack.tcp_rx_rmem_max"], 20000);
+    ck_assert_int_eq(s["coherence.violations"], 0);
+    auto s2 = run_rx(dir, "b", 200, o);
+    ck_assert(s == s2);
+    rm_rf(dir);
+}
+END_TEST
+
+// Without coalescing (the i.MX6Q) at 100 Mbit/s every frame has its own
+// interrupt and poll: GRO finds nothing to merge and the application reads
+// a segment at a time. At 1 Gbit/s the i.MX6Q's receive path saturates its
+// cores below the link and its bus limit; the MAC's pause frames hold the
+// desktop back instead of the FIFO overflowing.
+START_TEST(test_imx6q_receive_without_coalescing)
+{
+    if (!exists(k_tree))
+        return;
+    const std::string dir = tmp_dir();
+    auto f = run_rx(dir, "fast", 200, {});
+    const double bf = f["app.bytes"] * 8 / 0.2;
+    ck_assert_msg(bf > 93e6 && bf < 94.16e6, "goodput %.2f Mbit/s", bf / 1e6);
+    ck_assert_int_eq(f["stack.tcp_rx_segs"], f["stack.tcp_rx_gro_units"]);
+    auto g = run_rx(dir, "giga", 200, {"enet.link_speed=1Gbps", "traffic.link_speed=1Gbps"});
+    const double bg = g["app.bytes"] * 8 / 0.2;
+    ck_assert_msg(bg > 200e6 && bg < 470e6, "goodput %.1f Mbit/s", bg / 1e6);
+    ck_assert_int_gt(g["traffic.pauses"], 1000);
+    ck_assert_int_eq(g["enet.rx_fifo_drops"] + g["enet.rx_truncated"], 0);
+    ck_assert_int_eq(g["app.corrupted"], 0);
+    rm_rf(dir);
+}
+END_TEST
+
+// A link partner slow to obey pause frames overflows the FIFO: segments are
+// lost, the next ones wait in the out-of-order queue, the desktop
+// retransmits, and the application still reads the stream in order.
+START_TEST(test_losses_are_repaired_in_order)
+{
+    if (!exists(k_tree))
+        return;
+    const std::string dir = tmp_dir();
+    auto s = run_rx(dir, "a", 1000, {"enet.link_speed=1Gbps", "traffic.link_speed=1Gbps", "enet.pause_reaction=500us"});
+    ck_assert_int_gt(s["enet.rx_fifo_drops"] + s["enet.rx_truncated"], 0);
+    ck_assert_int_gt(s["stack.tcp_rx_ofo_segs"], 0);
+    ck_assert_int_gt(s["peer.tx_retrans_segs"], 0);
+    ck_assert_int_gt(s["app.verified"], 0);
+    ck_assert_int_eq(s["app.corrupted"], 0);
+    ck_assert_int_eq(s["flight.end"], s["flight.observed_end"]);
+    rm_rf(dir);
+}
+END_TEST
+
+// A receive buffer far below the path's bandwidth-delay product limits the
+// stream to about a window per round trip; the application's reads then
+// send window updates. The stream needs the board's application.
+START_TEST(test_receive_buffer_limits_the_stream)
+{
+    if (!exists(k_tree))
+        return;
+    const std::string dir = tmp_dir();
+    auto s = run_rx(dir, "a", 200, {"scenario.soc=imx8mp", "stack.tcp_rcvbuf=64KiB"});
+    const double bps = s["app.bytes"] * 8 / 0.2;
+    ck_assert_msg(bps < 700e6, "goodput %.1f Mbit/s with a 64-KiB buffer", bps / 1e6);
+    ck_assert_int_le(s["stack.tcp_rx_rmem_max"], 64 * 1024 + 8192);
+    ck_assert_int_eq(s["app.corrupted"], 0);
+    const proc_result r = fecsim({"check", fecsim_srcdir() + "/scenarios/tx-ring/tcp-rx.ini", "-o", "app.enabled=false"});
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(r.err.find("peer.tcp_send needs the board's application (app.enabled=true)") != std::string::npos,
+                  "%s", r.err.c_str());
+    rm_rf(dir);
+}
+END_TEST
+
 Suite* suite_tcp_ping(void)
 {
     Suite* s = suite_create("tcp_ping");
@@ -153,6 +275,10 @@ Suite* suite_tcp_ping(void)
     tcase_add_test(tc, test_pfifo_fast_and_a_gigabit_profile);
     tcase_add_test(tc, test_sweep_plots_the_stream);
     tcase_add_test(tc, test_own_driver_refuses_stream_and_ping);
+    tcase_add_test(tc, test_board_receives_a_gigabit_stream);
+    tcase_add_test(tc, test_imx6q_receive_without_coalescing);
+    tcase_add_test(tc, test_losses_are_repaired_in_order);
+    tcase_add_test(tc, test_receive_buffer_limits_the_stream);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -302,6 +302,42 @@ static FECSIM_UNCOSTED void gro_pending_add(int n) { g_gro_pending += n; }
  * (the kernel host's frame balance). */
 int fecsim_v6_gro_pending(void) { return (int)g_gro_pending; }
 
+/* TCP GRO for the board's receiving socket (peer.tcp_send): the kernel
+ * host (drivers/khost/board_stack.h) keeps the segments GRO holds per
+ * instance, merges them as tcp_gro_receive would and, at the flush, hands
+ * the aggregate to its TCP receiver; other frames take GRO_NORMAL. The
+ * decision costs nothing of its own here: the host books GRO's work per
+ * segment. 1: the host took the skb. */
+static FECSIM_UNCOSTED int gro_tcp_receive(struct napi_struct *n, struct sk_buff *skb)
+{
+	if (skb->protocol != htons(ETH_P_IP))
+		return 0;
+	return simhost_gro_receive(n, skb, skb->data, skb->len, skb->truesize,
+				   skb->ip_summed == CHECKSUM_UNNECESSARY);
+}
+
+/* napi_gro_flush: the aggregates the host holds for instance n go up. */
+static FECSIM_UNCOSTED void gro_tcp_flush(struct napi_struct *n)
+{
+	simhost_gro_flush(n);
+}
+
+/* The board's TCP socket reads and frees the skbs the host took: n bytes
+ * of payload at from copied to the user buffer (skb_copy_datagram_iter),
+ * and an skb whose bytes were all read (or that duplicated what was
+ * already there) freed, its page back to its pool. */
+void fecsim_v6_skb_copy(const void *from, void *to, size_t n)
+{
+	int c = simhost_cat_enter(SIMHOST_CAT_COPY);
+	memcpy(to, from, n);
+	simhost_cat_leave(c);
+}
+
+void fecsim_v6_skb_consume(void *skb)
+{
+	consume_skb(skb);
+}
+
 static void gro_normal_list(struct napi_struct *n)
 {
 	struct sk_buff *skb;
@@ -320,6 +356,7 @@ bool napi_complete_done(struct napi_struct *n, int work_done)
 {
 	(void)work_done;
 	fecsim_v6_net.napi_complete++;
+	gro_tcp_flush(n);
 	gro_normal_list(n);
 	n->list_owner = -1;
 	n->state &= ~BIT(NAPI_STATE_SCHED);
@@ -346,6 +383,7 @@ static int napi_poll(struct napi_struct *n, bool *repoll)
 		napi_complete_done(n, work);
 		return work;
 	}
+	gro_tcp_flush(n);	/* napi_gro_flush: all of them (HZ < 1000) */
 	gro_normal_list(n);
 	*repoll = true;
 	return work;
@@ -558,8 +596,9 @@ void fecsim_v6_stack_configure(const struct shim_net_config *c) { cfg = *c; }
 const struct shim_net_stats *fecsim_v6_stack_stats(void) { return &st; }
 void fecsim_v6_stack_reset_stats(void) { memset(&st, 0, sizeof(st)); }
 
-/* napi_gro_receive of 6.x for frames GRO does not merge (a UDP socket
- * without UDP_GRO): GRO_NORMAL, queued on the instance's rx_list and given
+/* napi_gro_receive of 6.x: the board's TCP stream's segments to the
+ * host's GRO (gro_tcp_receive); frames GRO does not merge (a UDP socket
+ * without UDP_GRO) take GRO_NORMAL, queued on the instance's rx_list and given
  * to the stack by gro_normal_one in batches of gro_normal_batch (8), the
  * rest at the end of the poll (gro_normal_list). */
 #define GRO_NORMAL_BATCH 8
@@ -567,6 +606,8 @@ gro_result_t napi_gro_receive(struct napi_struct *napi, struct sk_buff *skb)
 {
 	fecsim_v6_net.rx_frames++;
 	fecsim_v6_net.rx_bytes += skb->len;
+	if (gro_tcp_receive(napi, skb))
+		return GRO_MERGED;
 	skb->next = NULL;
 	*napi->rx_tail = skb;
 	napi->rx_tail = &skb->next;
