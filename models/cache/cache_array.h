@@ -171,6 +171,32 @@ public:
     // find(pa), trying a hinted slot (-1: none) first: one tag compare when
     // the hint is right, the same answer as find() either way.
     int find_hinted(int hint, uint64_t pa) const { return hint >= 0 && holds(hint, pa) ? hint : find(pa); }
+    // find_hinted() and, when present, touch() for each of the n consecutive
+    // lines from line-aligned pa in address order, hints[i] (n entries) the
+    // i-th line's hint and set to its slot (-1: absent); absent(i, lpa) is
+    // called for an absent line before the next is looked up and may change
+    // the array. Returns the number of lines present.
+    template <class F> uint64_t touch_lines(uint64_t pa, unsigned n, int* hints, F&& absent)
+    {
+        const uint64_t* tag = m_tag.data();  // the storage never moves
+        const bool stamped = !m_stamp.empty();
+        uint64_t key = line_of(pa) + 1, present = 0;
+        for (unsigned i = 0; i < n; i++, key++) {
+            int s = hints[i];
+            if (s < 0 || tag[s] != key) {
+                s = find((key - 1) << m_line_shift);
+                hints[i] = s;
+                if (s < 0) {
+                    absent(i, (key - 1) << m_line_shift);
+                    continue;
+                }
+            }
+            if (stamped)
+                touch(s);
+            present++;
+        }
+        return present;
+    }
 
     void touch(int slot)
     {

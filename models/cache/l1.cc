@@ -223,6 +223,12 @@ tick_t l1_cache::access_cached(uint64_t pa, unsigned len, bool write, tick_t t)
         // hit is tried before the tag lookup, which finds the same slot.
         return access_line_at(lpa, m_arr.find_hinted(m_hint, lpa), write, t);
     }
+    return access_lines(lpa, last, write, t);
+}
+
+// Out of line: the one-line path above keeps clear of the loop's saved registers.
+__attribute__((noinline)) tick_t l1_cache::access_lines(uint64_t lpa, uint64_t last, bool write, tick_t t)
+{
     tick_t lat = 0;
     for (uint64_t l = lpa; l <= last; l += m_arr.line_bytes())
         lat += access_line(l, write, t + lat);
@@ -231,21 +237,21 @@ tick_t l1_cache::access_cached(uint64_t pa, unsigned len, bool write, tick_t t)
 
 tick_t l1_cache::read_lines(uint64_t lpa, unsigned n, tick_t t, int* slots)
 {
-    tick_t extra = 0;
-    uint64_t hits = 0;
-    for (unsigned i = 0; i < n; i++, lpa += m_arr.line_bytes()) {
-        const int slot = m_arr.find_hinted(slots ? slots[i] : -1, lpa);
-        if (slots)
-            slots[i] = slot;
-        if (slot >= 0) {
-            m_arr.touch(slot);
-            hits++;
-            continue;
+    if (!slots) {  // no hints: in chunks, every line looked up
+        int none[32];
+        tick_t extra = 0;
+        for (unsigned i = 0; i < n; i += 32) {
+            const unsigned k = std::min(32u, n - i);
+            std::fill_n(none, k, -1);
+            extra += read_lines(lpa + (uint64_t)i * m_arr.line_bytes(), k, t + extra, none);
         }
-        const tick_t lat = access_line_slow(lpa, slot, false, t + extra);
-        extra += lat > m_hit ? lat - m_hit : 0;
+        return extra;
     }
-    m_stats.read_hits += hits;
+    tick_t extra = 0;
+    m_stats.read_hits += m_arr.touch_lines(lpa, n, slots, [&](unsigned, uint64_t a) {
+        const tick_t lat = access_line_slow(a, -1, false, t + extra);
+        extra += lat > m_hit ? lat - m_hit : 0;
+    });
     return extra;
 }
 

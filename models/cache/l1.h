@@ -104,8 +104,9 @@ public:
     const l1_config& config() const { return m_cfg; }
     mem::phys_mem& memory() const { return m_mem; }
 
-    // SCU side (called by peers).
-    int snoop_find(uint64_t pa) const { return m_arr.find(pa); }
+    // SCU side (called by peers). An empty L1 (an idle core's) answers
+    // without a tag lookup.
+    int snoop_find(uint64_t pa) const { return m_arr.valid_lines() ? m_arr.find(pa) : -1; }
     void snoop_share(int slot) { m_arr.set_flags(slot, m_arr.flags(slot) | LINE_SHARED); }
     // Drop a copy because another core takes it for writing; returns whether it was dirty.
     bool snoop_take(int slot)
@@ -126,6 +127,8 @@ public:
 private:
     void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
     tick_t access_line(uint64_t lpa, bool is_write, tick_t t);
+    // access_cached() of the lines lpa..last (line addresses, lpa < last).
+    tick_t access_lines(uint64_t lpa, uint64_t last, bool write, tick_t t);
     // access_line with lpa's slot already looked up (-1: not present).
     tick_t access_line_at(uint64_t lpa, int slot, bool is_write, tick_t t);
     // access_line past a hit: a store to a shared line (slot >= 0) or a miss (slot < 0).

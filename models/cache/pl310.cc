@@ -261,6 +261,23 @@ tick_t pl310::access(tlm::tlm_generic_payload& gp, tick_t t)
     const unsigned lb = m_arr.line_bytes();
     const uint64_t addr = gp.get_address();
     const unsigned len = gp.get_data_length();
+    if (gp.is_read() && len == lb && (addr & (lb - 1)) == 0) {
+        // One whole line (an L1 fill): the loop of access_lines() once.
+        const tick_t port = m_clk.cycles(m_cfg.port_cycles);
+        const tick_t s = grant_port(t, x.master).start;
+        tick_t stall;
+        const tick_t done = std::max(t, line_read(addr, gp.get_data_ptr(), s, x.master, &stall));
+        m_port.commit(port_master(x.master), s, stall + port - s, port, false);
+        return done;
+    }
+    return access_lines(gp, x, t);
+}
+
+__attribute__((noinline)) tick_t pl310::access_lines(tlm::tlm_generic_payload& gp, const mem::mem_ext& x, tick_t t)
+{
+    const unsigned lb = m_arr.line_bytes();
+    const uint64_t addr = gp.get_address();
+    const unsigned len = gp.get_data_length();
     uint8_t* data = gp.get_data_ptr();
     const tick_t port = m_clk.cycles(m_cfg.port_cycles);
     const unsigned pm = port_master(x.master);

@@ -126,6 +126,8 @@ private:
     tick_t writeback(int slot, tick_t t, uint8_t master);
     // Returns when the data is there; *stall = when the victim was out.
     tick_t line_read(uint64_t lpa, uint8_t* out, tick_t t, uint8_t master, tick_t* stall);
+    // access() of a cacheable request, line by line.
+    tick_t access_lines(tlm::tlm_generic_payload& gp, const mem::mem_ext& x, tick_t t);
     // Returns when the port may take the next request.
     tick_t line_write(uint64_t lpa, const uint8_t* in, tick_t t, uint8_t master);
     tick_t maint_line(uint32_t op, uint64_t pa, tick_t t, tick_t* done, uint8_t master);

@@ -181,7 +181,7 @@ void core::sync()
 void core::catch_up()
 {
     if (m_local && now() <= s_run_until &&
-        sc_core::sc_time_to_pending_activity() > from_ps(m_lag + m_local)) {
+        to_ps(sc_core::sc_time_to_pending_activity()) > m_lag + m_local) {
         check_lockup();
         // The state sync() would leave, but with the wait owed (m_lag).
         m_base += m_local;

@@ -712,7 +712,11 @@ void enet::bus_pace(uint32_t n)
     if (!m_bus_tol_ps)
         return;
     const tick_t now = now_ps();
-    const tick_t cost = (tick_t)std::llround(n * m_bus_ps_per_byte);
+    if (n != m_bus_n) {  // nearly every call moves a burst of the same length
+        m_bus_n = n;
+        m_bus_cost = (tick_t)std::llround(n * m_bus_ps_per_byte);
+    }
+    const tick_t cost = m_bus_cost;
     const tick_t tat = std::max(m_bus_tat, now);
     const tick_t start = tat + cost > now + m_bus_tol_ps ? tat + cost - m_bus_tol_ps : now;
     m_bus_tat = tat + cost;

@@ -200,6 +200,8 @@ private:
     tick_t m_bus_tat = 0;        // the bucket's theoretical arrival time (GCRA): empty of debt from here on
     double m_bus_ps_per_byte = 0; // path time of one byte, ps (0: no limit)
     tick_t m_bus_tol_ps = 0;      // bus_limit_burst bytes of path time
+    uint32_t m_bus_n = 0;         // the latest bus_pace() length, B, and its path time, ps
+    tick_t m_bus_cost = 0;
     bool read_bd(uint32_t addr, bd& b, mem::mem_txn& t);
     bool write_bd(uint32_t addr, const bd& b, mem::mem_txn& t);
     bool enhanced() const;
