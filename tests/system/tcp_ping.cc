@@ -233,7 +233,7 @@ START_TEST(test_losses_are_repaired_in_order)
     if (!exists(k_tree))
         return;
     const std::string dir = tmp_dir();
-    auto s = run_rx(dir, "a", 1000, {"enet.link_speed=1Gbps", "traffic.link_speed=1Gbps", "enet.pause_reaction=500us"});
+    auto s = run_rx(dir, "a", 1000, {"enet.link_speed=1Gbps", "traffic.link_speed=1Gbps", "enet.pause_reaction=100us"});
     ck_assert_int_gt(s["enet.rx_fifo_drops"] + s["enet.rx_truncated"], 0);
     ck_assert_int_gt(s["stack.tcp_rx_ofo_segs"], 0);
     ck_assert_int_gt(s["peer.tx_retrans_segs"], 0);
