@@ -360,7 +360,7 @@ void board_stack::tcp_ack(uint32_t ack32, uint16_t window)
     if (cpu::core* c = cpu::core::current())
         c->charge(m_cfg.ack_cycles, cpu::CAT_STACK);
     const uint64_t una = m_tcp->snd_una();
-    const uint64_t ack = una + (uint64_t)(int64_t)(int32_t)(ack32 - (uint32_t)una);
+    const uint64_t ack = net::tcp_unwrap(una, ack32);
     m_tcp->on_ack(ack, (uint64_t)window << TRAFFIC_PEER_WSCALE, now());
     m_stats.tcp_acks++;
     tcp_push();
@@ -515,25 +515,22 @@ int board_stack::gro_receive(void* napi, void* skb, const uint8_t* ip, size_t le
         c->charge(m_cfg.gro_segment_cycles, cpu::CAT_STACK);
     m_stats.tcp_rx_segs++;
     const uint32_t plen = (uint32_t)(tot - ihl - doff);
-    const uint64_t base = m_rcvq_end;
-    rx_seg sg{skb, th + doff, base + (uint64_t)(int64_t)(int32_t)(be32(th + 4) - (uint32_t)base), plen, truesize, 0};
+    rx_seg sg{skb, th + doff, net::tcp_unwrap(m_rcvq_end, be32(th + 4)), plen, truesize, 0};
     auto it = std::find_if(m_gro.begin(), m_gro.end(), [&](const gro_held& g) { return g.napi == napi; });
     if (it == m_gro.end()) {
-        m_gro.push_back(gro_held{napi, {}, 0});
+        m_gro.push_back(gro_held{napi, {}, 0, 0});
         it = m_gro.end() - 1;
     }
     if (!it->segs.empty()) {
         const rx_seg& last = it->segs.back();
-        uint64_t bytes = 0;
-        for (const rx_seg& h : it->segs)
-            bytes += h.len;
         if (sg.seq != last.seq + last.len || plen > it->mss || it->segs.size() >= k_gro_max_segs ||
-            ihl + doff + bytes + plen >= k_gro_max_bytes)
+            ihl + doff + it->bytes + plen >= k_gro_max_bytes)
             gro_deliver(*it);
     }
     if (it->segs.empty())
         it->mss = plen;
     it->segs.push_back(sg);
+    it->bytes += plen;
     if ((th[13] & k_gro_flush_flags) || plen < it->mss)
         gro_deliver(*it);
     return 1;
@@ -590,6 +587,7 @@ void board_stack::gro_deliver(gro_held& g)
         kept++;
     }
     g.segs.clear();
+    g.bytes = 0;
     const bool ack_now = m_rcv->on_segment(seq, (uint32_t)bytes, t);
     // what now continues the stream moves to the receive queue
     while (!m_ofo.empty() && m_ofo.begin()->first <= m_rcvq_end) {
@@ -637,8 +635,7 @@ void board_stack::rx_free(const rx_seg& s)
 // never moved back (tcp_select_window).
 uint64_t board_stack::rx_window() const
 {
-    const uint64_t free = m_cfg.rcvbuf > m_rmem ? m_cfg.rcvbuf - m_rmem : 0;
-    return free * m_ratio_len / m_ratio_true;
+    return rx_win_from_space(m_cfg.rcvbuf > m_rmem ? m_cfg.rcvbuf - m_rmem : 0);
 }
 
 void board_stack::rx_send_ack(bool by_timer)
@@ -729,7 +726,7 @@ size_t board_stack::tcp_recvmsg(void* buf, size_t len, uint64_t* offset, tick_t*
     m_stats.tcp_rx_bytes_read += done;
     const uint64_t nxt = m_rcv->rcv_nxt();
     const uint64_t now_wnd = m_rcv_edge > nxt ? m_rcv_edge - nxt : 0;
-    const uint64_t clamp = m_cfg.rcvbuf * m_ratio_len / m_ratio_true;
+    const uint64_t clamp = rx_win_from_space(m_cfg.rcvbuf);
     if (2 * now_wnd <= clamp && rx_window() >= 2 * now_wnd) {
         m_stats.tcp_rx_window_updates++;
         rx_send_ack(false);

@@ -128,7 +128,7 @@ public:
     // GRO (simhost_gro_receive, simhost_gro_flush).
     int gro_receive(void* napi, void* skb, const uint8_t* ip, size_t len, unsigned truesize, bool csum_ok);
     void gro_flush(void* napi);
-    // Bytes the application can read now (in order, queued), and whether
+    // Whether the application has bytes to read (in order, queued), and whether
     // the delayed-ACK timer is due at the reading core's time.
     bool tcp_rx_readable() const { return !m_rcvq.empty(); }
     bool tcp_rx_timer_due() const;
@@ -218,12 +218,15 @@ private:
         void* napi;
         std::vector<rx_seg> segs;
         uint32_t mss;            // the first segment's payload: gso_size
+        uint64_t bytes;          // payload of the held segments
     };
     void gro_deliver(gro_held& g);
     void rx_queue(const rx_seg& s);
     void rx_free(const rx_seg& s);
     void rx_send_ack(bool by_timer);
     uint64_t rx_window() const;  // B the free buffer allows now
+    // tcp_win_from_space: buffer bytes (truesize) as window bytes (scaling_ratio)
+    uint64_t rx_win_from_space(uint64_t space) const { return space * m_ratio_len / m_ratio_true; }
     void rx_arm_timer();
     std::unique_ptr<models::net::tcp_receiver> m_rcv;
     models::cpu::core* m_rx_core = nullptr;

@@ -89,6 +89,13 @@ private:
     uint32_t m_sample_cnt = 0;
 };
 
+// A 32-bit sequence or acknowledgement number as the 64-bit stream offset
+// nearest `near` (the numbers in flight are within 2^31 of it).
+inline uint64_t tcp_unwrap(uint64_t near, uint32_t seq)
+{
+    return near + (uint64_t)(int64_t)(int32_t)(seq - (uint32_t)near);
+}
+
 struct tcp_sender_stats {
     uint64_t segs_out = 0;       // segments (MSS units) transmitted, retransmissions included
     uint64_t bytes_out = 0;      // payload bytes transmitted, retransmissions included

@@ -67,8 +67,7 @@ link_peer::link_peer(sc_core::sc_module_name nm, const peer_config& cfg, const t
 
 uint64_t link_peer::unwrap(uint32_t seq) const
 {
-    const uint64_t base = m_rx.rcv_nxt();
-    return base + (uint64_t)(int64_t)(int32_t)(seq - (uint32_t)base);
+    return net::tcp_unwrap(m_rx.rcv_nxt(), seq);
 }
 
 void link_peer::from_board(const enet::eth_frame& f)
@@ -202,9 +201,7 @@ void link_peer::run()
             while (!m_acks.empty() && m_acks.front().at <= now) {
                 const ack_in a = m_acks.front();
                 m_acks.pop_front();
-                const uint64_t una = m_snd->snd_una();
-                const uint64_t ack = una + (uint64_t)(int64_t)(int32_t)(a.ack - (uint32_t)una);
-                m_snd->on_ack(ack, (uint64_t)a.window << TRAFFIC_PEER_WSCALE, a.at);
+                m_snd->on_ack(net::tcp_unwrap(m_snd->snd_una(), a.ack), (uint64_t)a.window << TRAFFIC_PEER_WSCALE, a.at);
                 m_stats.acks_in++;
                 acked = true;
             }
