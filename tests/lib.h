@@ -59,5 +59,6 @@ Suite* suite_cli_help(void);
 Suite* suite_cli_regress(void);
 Suite* suite_profiles(void);
 Suite* suite_tcp_ping(void);
+Suite* suite_smp_store(void);
 // tier: golden
 Suite* suite_golden(void);

@@ -46,7 +46,8 @@ tests_system_run_system_SOURCES = tests/lib.h tests/lib.cc tests/system/main.cc 
 	tests/system/cli_run.cc tests/system/cli_sweep.cc tests/system/cli_help.cc tests/system/cli_fault.cc \
 	tests/system/cli_trace.cc \
 	tests/system/cli_regress.cc tests/system/cli_tree.cc tests/system/cli_tree_rx.cc tests/system/cli_traffic.cc \
-	tests/system/cli_tree_tx.cc tests/system/profiles.cc tests/system/tcp_ping.cc
+	tests/system/cli_tree_tx.cc tests/system/profiles.cc tests/system/tcp_ping.cc \
+	tests/system/smp_store.cc
 
 # Golden tier: whole calibration scenarios against stored summaries.
 check_PROGRAMS += tests/golden/run_golden

@@ -488,11 +488,35 @@ __attribute__((noinline)) void kernel::access_uncached(core& c, uint64_t pa, siz
     c.charge_ps(issue + lat, cpu::CAT_DESC);
 }
 
+// A store lands in W when its hook has returned, after the hook's charge.
+// If that charge let other processes run (a synchronisation wait), another
+// core may meanwhile have taken the line (a store of its own, or a clean by
+// its maintenance) and written it back or dropped it: the store would land
+// in a line that no L1 holds dirty, and the next fill would bring the old
+// bytes back over it (a lost store). The core takes each such line again, as
+// its store buffer would re-request ownership: a write access charged
+// without a further wait, so nothing runs between it and the store.
+__attribute__((noinline)) void kernel::retake_lines(core& c, uint64_t pa, size_t size)
+{
+    models::cache::l1_cache& l1 = c.l1();
+    const uint64_t lb = l1.line_bytes();
+    for (uint64_t a = pa & ~(lb - 1); a < pa + (size ? size : 1); a += lb)
+        if (!l1.is_dirty(a)) {
+            m_stats.stores_retaken++;
+            const tick_t lat = l1.access_cached(a, 1, true, c.now());
+            const tick_t hit = l1.config().hit_cycles * c.clock().period_ps;
+            c.charge_ps_deferred(lat > hit ? lat - hit : 0, c.current_cat());
+        }
+}
+
 __attribute__((noinline)) void kernel::access_tracked(core& c, uint64_t pa, size_t size, bool write, const void* site)
 {
+    const uint64_t waits = c.sync_waits();
     const tick_t lat = l1_access_cached(c, pa, size, write);
     m_checker->on_cpu(pa, size, write, site);
     charge_cached(c, lat);
+    if (write && c.sync_waits() != waits)
+        retake_lines(c, pa, size);
 }
 
 // The path of nearly every load and store: the two rarer cases out of line,
@@ -506,15 +530,24 @@ void kernel::access(core& c, uint64_t pa, size_t size, bool write, const void* s
         return access_uncached(c, pa, size, write);
     if (m_checker->tracked_ends(pa, size))
         return access_tracked(c, pa, size, write, site);
+    const uint64_t waits = c.sync_waits();
     charge_cached(c, l1_access_cached(c, pa, size, write));
+    if (write && c.sync_waits() != waits) [[unlikely]]
+        retake_lines(c, pa, size);
 }
 
 // Lines of [p, p+n) in simulated memory, each touched once through the L1.
-static void touch_range(kernel& k, core& c, const void* p, size_t n, bool write, const void* site)
+// store(off, len), if given, writes bytes [off, off+len) of the range once
+// the L1 holds their line and before the charge, which may let other
+// processes run: the bytes are in the line before another core can take it
+// or the range's own later lines evict it. False if the range is not in
+// simulated memory (nothing touched, nothing stored).
+template <typename Store>
+static bool touch_range(kernel& k, core& c, const void* p, size_t n, bool write, const void* site, Store&& store)
 {
     const uint64_t pa = k.pa_of(p);
     if (pa == ~0ull || !n)
-        return;
+        return false;
     const uint64_t lb = c.l1().line_bytes();
     for (uint64_t a = pa; a < pa + n;) {
         const uint64_t next = (a & ~(lb - 1)) + lb;
@@ -522,11 +555,15 @@ static void touch_range(kernel& k, core& c, const void* p, size_t n, bool write,
         const tick_t lat = write ? c.l1().write(a, (unsigned)len, c.now()) : c.l1().read(a, (unsigned)len, c.now());
         if (k.checker().tracked(a))
             k.checker().on_cpu(a, len, write, site);
+        store((size_t)(a - pa), (size_t)len);
         const tick_t hit = c.l1().config().hit_cycles * c.clock().period_ps;
         c.charge_ps(lat > hit ? lat - hit : 0, c.current_cat());
         a = next;
     }
+    return true;
 }
+
+static void no_store(size_t, size_t) {}
 
 // memcpy/memset called from driver code are packet-data copies (category
 // copy); inside the stack or the allocator they stay in that category.
@@ -542,14 +579,27 @@ void kernel::copy(void* dst, const void* src, size_t n, const void* site)
         const bool unc_s = pa_of(src) != ~0ull && m_mem.mem.is_uncached(pa_of(src));
         if (unc_s)
             c->catch_up();
-        // No other core runs between here and the reset (the L1 accesses do not yield).
+        // The source as it is now (memmove: overlapping bytes are read before
+        // any is written), then stored line by line as the destination's
+        // lines are taken.
+        std::vector<uint8_t> tmp;
+        const uint8_t* s = (const uint8_t*)src;
+        uint8_t* d = (uint8_t*)dst;
+        if (d < s + n && s < d + n) {
+            tmp.assign(s, s + n);
+            s = tmp.data();
+        }
         m_in_range_op = true;
         m_range_reported = reported;
-        touch_range(*this, *c, src, n, false, site);
-        touch_range(*this, *c, dst, n, true, site);
+        touch_range(*this, *c, src, n, false, site, no_store);
+        const bool stored = touch_range(*this, *c, dst, n, true, site,
+                                        [&](size_t off, size_t len) { std::memcpy(d + off, s + off, len); });
         m_in_range_op = m_range_reported = false;
+        if (!stored)
+            std::memcpy(d, s, n);
         c->charge((n + m_cfg.copy_bytes_per_cycle - 1) / m_cfg.copy_bytes_per_cycle, c->current_cat());
         c->set_cat(prev);
+        return;
     }
     std::memmove(dst, src, n);
 }
@@ -562,10 +612,15 @@ void kernel::fill(void* dst, int v, size_t n, const void* site)
         const cpu::cat prev = c->set_cat(copy_cat(*c));
         m_in_range_op = true;
         m_range_reported = reported;
-        touch_range(*this, *c, dst, n, true, site);
+        uint8_t* d = (uint8_t*)dst;
+        const bool stored = touch_range(*this, *c, dst, n, true, site,
+                                        [&](size_t off, size_t len) { std::memset(d + off, v, len); });
         m_in_range_op = m_range_reported = false;
+        if (!stored)
+            std::memset(dst, v, n);
         c->charge((n + m_cfg.copy_bytes_per_cycle - 1) / m_cfg.copy_bytes_per_cycle, c->current_cat());
         c->set_cat(prev);
+        return;
     }
     std::memset(dst, v, n);
 }

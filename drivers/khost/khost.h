@@ -113,6 +113,7 @@ private:
     // access() of uncached memory, and of a line the checker tracks.
     void access_uncached(models::cpu::core& c, uint64_t pa, size_t size, bool write);
     void access_tracked(models::cpu::core& c, uint64_t pa, size_t size, bool write, const void* site);
+    void retake_lines(models::cpu::core& c, uint64_t pa, size_t size);
     // True if it reported (the range op's per-line faults are then not counted).
     bool check_range(const void* p, size_t n, bool write, const void* site);
     bool m_in_range_op = false, m_range_reported = false;  // one report per memcpy/memset

@@ -100,6 +100,15 @@ public:
         }
     }
     void charge(uint64_t cycles, cat c) { charge_ps(m_clk.cycles(cycles), c); }
+    // The same without the synchronisation check: for work that must stay
+    // atomic with what the caller does next (the store a memory hook
+    // precedes); the next charge_ps() makes up the check.
+    void charge_ps_deferred(tick_t ps, cat c)
+    {
+        m_local += ps;
+        m_ctx_ps[(int)m_ctx] += ps;
+        m_cat_ps[c] += ps;
+    }
     // Bring SystemC time to this core's time (before interacting with another agent).
     void sync();
     // The same outcome as sync() for interactions that carry their own time
