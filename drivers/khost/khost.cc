@@ -461,11 +461,11 @@ void kernel::leak_scan()
 
 // The charge of a cached access the L1 answered in lat: the issue cycles and
 // what it took beyond a hit.
-static inline void charge_cached(core& c, tick_t lat)
+static inline bool charge_cached(core& c, tick_t lat)
 {
     const tick_t hit = c.l1().config().hit_cycles * c.clock().period_ps;
     const tick_t issue = c.clock().cycles(c.config().access_cycles);
-    c.charge_ps(issue + (lat > hit ? lat - hit : 0), c.current_cat());
+    return c.charge_ps_waited(issue + (lat > hit ? lat - hit : 0), c.current_cat());
 }
 
 static inline tick_t l1_access(core& c, uint64_t pa, size_t size, bool write)
@@ -511,11 +511,9 @@ __attribute__((noinline)) void kernel::retake_lines(core& c, uint64_t pa, size_t
 
 __attribute__((noinline)) void kernel::access_tracked(core& c, uint64_t pa, size_t size, bool write, const void* site)
 {
-    const uint64_t waits = c.sync_waits();
     const tick_t lat = l1_access_cached(c, pa, size, write);
     m_checker->on_cpu(pa, size, write, site);
-    charge_cached(c, lat);
-    if (write && c.sync_waits() != waits)
+    if (charge_cached(c, lat) && write)
         retake_lines(c, pa, size);
 }
 
@@ -530,9 +528,7 @@ void kernel::access(core& c, uint64_t pa, size_t size, bool write, const void* s
         return access_uncached(c, pa, size, write);
     if (m_checker->tracked_ends(pa, size))
         return access_tracked(c, pa, size, write, site);
-    const uint64_t waits = c.sync_waits();
-    charge_cached(c, l1_access_cached(c, pa, size, write));
-    if (write && c.sync_waits() != waits) [[unlikely]]
+    if (charge_cached(c, l1_access_cached(c, pa, size, write)) && write) [[unlikely]]
         retake_lines(c, pa, size);
 }
 

@@ -100,6 +100,24 @@ public:
         }
     }
     void charge(uint64_t cycles, cat c) { charge_ps(m_clk.cycles(cycles), c); }
+    // charge_ps, telling whether other processes ran meanwhile (a
+    // synchronisation wait): what a store's hook needs to know of its charge.
+    bool charge_ps_waited(tick_t ps, cat c)
+    {
+        m_local += ps;
+        m_ctx_ps[(int)m_ctx] += ps;
+        m_cat_ps[c] += ps;
+        if (m_local >= m_sync_budget) [[unlikely]] {
+            if (m_atomic) {
+                check_lockup();
+                return false;
+            }
+            const uint64_t w = m_waits;
+            catch_up();
+            return m_waits != w;
+        }
+        return false;
+    }
     // The same without the synchronisation check: for work that must stay
     // atomic with what the caller does next (the store a memory hook
     // precedes); the next charge_ps() makes up the check.
