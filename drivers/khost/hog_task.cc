@@ -9,7 +9,10 @@ hog_task::hog_task(hog_program& prog, cache::pl310& l2, cpu::core& c, tick_t sta
 {
     mode = cpu::ctx::sys;
     m_tx.ext.master = (uint8_t)(mem::MASTER_CPU0 + c.id());
-    m_mem = [this](tlm::tlm_command cmd, uint64_t pa, unsigned len, bool full, tick_t t) {
+    const bool aggregate = prog.aggregate();
+    m_mem = [this, aggregate](tlm::tlm_command cmd, uint64_t pa, unsigned len, bool full, tick_t t) {
+        if (aggregate && full && cmd == tlm::TLM_WRITE_COMMAND)
+            return m_l2.zero_aggregate(pa, len, t, m_tx.ext.master);
         m_tx.set(cmd, pa, nullptr, len);
         m_tx.ext.full_line = full;
         m_tx.ext.posted = false;

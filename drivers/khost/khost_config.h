@@ -92,6 +92,12 @@ struct stack_tx_config {
     uint32_t mss = 1448;                    // the desktop's segments' payload (B)
 };
 
+// How the memory hog's page zeroing is simulated (stress_params.def, model).
+enum class stress_model : uint32_t {
+    detailed = 0,   // one PL310 transaction per 32-B line, each booked on its own
+    aggregate = 1,  // a page as one booking at the eviction pipeline's steady rate (docs/design.md)
+};
+
 struct stress_config {
 #define P FEC_PARAM_STRUCT_MEMBER
 #include "drivers/khost/stress_params.def"

@@ -97,7 +97,10 @@ stressor::stressor(sc_core::sc_module_name nm, const stress_config& cfg)
         worker_port* p = new worker_port;
         m_port.back().reset(p);
         p->tx.ext.master = (uint8_t)(MASTER_CPU0 + m_cfg.core + i);
-        p->mem = [this, i, p](tlm::tlm_command cmd, uint64_t pa, unsigned len, bool full, tick_t t) {
+        const bool aggregate = m_prog.back()->aggregate();
+        p->mem = [this, i, p, aggregate](tlm::tlm_command cmd, uint64_t pa, unsigned len, bool full, tick_t t) {
+            if (aggregate && full && cmd == tlm::TLM_WRITE_COMMAND)
+                return m_l2->zero_aggregate(pa, len, t, p->tx.ext.master);
             p->tx.set(cmd, pa, nullptr, len);
             p->tx.ext.full_line = full;
             p->tx.ext.posted = false;

@@ -67,6 +67,9 @@ public:
     tick_t user_ps() const { return m_user_ps; }
     tick_t sys_ps() const { return m_sys_ps; }
     void reset_accounting() { m_user_ps = m_sys_ps = 0; }
+    // The page zeroing (a whole-line write) goes to the PL310 as one
+    // aggregate booking (stress.model=aggregate) rather than as a burst.
+    bool aggregate() const { return m_cfg.model == stress_model::aggregate; }
 
 private:
     enum class phase { touch, check, free };
@@ -112,6 +115,7 @@ public:
     {
         for (auto& s : mem_side)
             s.bind(l2.cpu_side);
+        m_l2 = &l2;  // the aggregate page zeroing calls it directly
     }
 
 private:
@@ -126,6 +130,7 @@ private:
     void worker(unsigned i);
 
     const stress_config m_cfg;
+    models::cache::pl310* m_l2 = nullptr;  // set by bind()
     stress_stats m_stats{};
     std::vector<std::unique_ptr<hog_program>> m_prog;
     std::vector<std::unique_ptr<worker_port>> m_port;  // per worker; null for task workers

@@ -68,9 +68,13 @@ tick_t pl310::book_port(tick_t t, tick_t dur, uint8_t master)
     tick_t at = ~(tick_t)0;
     const size_t n = m_eb.size();
     for (size_t k = 0; k < n; k++) {
-        // free_at(t) from the latest booking unless t is before it.
+        // free_at(t) from the latest booking unless t is before it (or the
+        // aggregate hog has booked runs, which the latest booking does not show).
         const span& l = m_eb_last[k];
-        const tick_t f = l.end <= t ? t : l.start <= t ? l.end : m_eb[k].free_at(t);
+        const tick_t f = __builtin_expect(m_eb_runs, 0) ? m_eb[k].free_at(t)
+                         : l.end <= t                  ? t
+                         : l.start <= t                ? l.end
+                                                       : m_eb[k].free_at(t);
         if (f < at) {
             at = f;
             best = k;
@@ -128,6 +132,13 @@ tick_t pl310::drained_at(tick_t t) const
                 break;
         }
     }
+    // The aggregate hog's pages: the latest flight started at or before t.
+    for (size_t k = m_fr_head; k < m_flight_runs.size(); k++) {
+        const slot_run& r = m_flight_runs[k];
+        if (r.start > t || r.end() <= m)
+            continue;
+        m = std::max(m, r.slot_start(r.last_started(t)) + r.busy);
+    }
     return m;
 }
 
@@ -143,6 +154,16 @@ tick_t pl310::quiet_until(tick_t a) const
                                    [](tick_t x, const flight& f) { return x < f.start; });
         if (it != l.v.end())
             r = std::min(r, it->start);
+    }
+    for (size_t k = m_fr_head; k < m_flight_runs.size(); k++) {
+        const slot_run& f = m_flight_runs[k];
+        if (a < f.start) {
+            r = std::min(r, f.start);
+        } else {
+            const uint64_t j = f.last_started(a) + 1;
+            if (j < f.n)
+                r = std::min(r, f.slot_start(j));
+        }
     }
     return r;
 }
@@ -340,6 +361,128 @@ __attribute__((noinline)) tick_t pl310::access_lines(tlm::tlm_generic_payload& g
     if (own)
         m_port.extend_run(pm, at, own_last);
     return done;
+}
+
+tick_t pl310::zero_aggregate(uint64_t pa, unsigned len, tick_t t, uint8_t master)
+{
+    const unsigned lb = m_arr.line_bytes();
+    uint64_t lpa0 = pa & ~(uint64_t)(lb - 1);
+    uint64_t n = (pa + len - lpa0 + lb - 1) / lb;
+    const tick_t port = m_clk.cycles(m_cfg.port_cycles);
+    const unsigned pm = port_master(master);
+    if (n == 0)
+        return t;
+    if (!m_noc) {  // the runs need the direct path to the fabric and DRAM: a burst
+        mem::mem_txn tx;
+        tx.set(tlm::TLM_WRITE_COMMAND, pa, nullptr, len);
+        tx.ext.master = master;
+        tx.ext.full_line = true;
+        return access(tx.gp, t);
+    }
+    // While another master has operations booked at the ports at or after
+    // the next line's time (a core that ran ahead of the hog), the lines take
+    // turns with them one by one, as the detailed burst's do: each is
+    // granted, written and booked on its own. From the first line after
+    // which nothing of another master's is booked, the rest of the page is
+    // one block (the requests that come later find its envelope and take
+    // turns with it as with a burst's).
+    while (n && m_port.others_next_busy(pm, t) != ~(tick_t)0) {
+        const tick_t s = grant_port(t, master).start;
+        const tick_t release = line_write(lpa0, nullptr, s, master);
+        m_port.commit(pm, s, release - s, port, false);
+        t = release;
+        lpa0 += lb;
+        n--;
+        m_agg_line_lines++;
+    }
+    if (n == 0)
+        return t;
+    const tick_t s0 = grant_port(t, master).start;
+    m_agg_pages++;
+    // Cache state, line by line in address order as the detailed burst does.
+    // A dirty victim of the hog's own (past the backed window) counts as one
+    // of the page's evictions; one holding data (a network buffer's line)
+    // goes out through the detailed write-back at the line's slot.
+    uint64_t ev = 0;
+    const bool backed = m_mem.is_backed(lpa0) || m_mem.is_backed(lpa0 + (n - 1) * lb);  // the hog's never are
+    for (uint64_t k = 0; k < n; k++) {
+        const uint64_t lpa = lpa0 + k * lb;
+        int slot = m_arr.find(lpa);
+        if (slot >= 0) {
+            m_stats.write_hits++;
+            m_arr.touch(slot);
+            m_arr.set_flags(slot, LINE_DIRTY);
+        } else {
+            m_stats.write_allocs++;
+            slot = m_arr.victim(lpa);
+            if (m_arr.valid(slot) && m_arr.dirty(slot)) {
+                if (m_mem.is_backed(m_arr.addr(slot)))
+                    writeback(slot, s0 + k * port, master);
+                else
+                    ev++;
+            }
+            m_arr.install(slot, lpa, LINE_DIRTY);
+        }
+        if (backed && m_mem.is_backed(lpa))
+            std::memset(m_arr.data(slot), 0, lb);
+    }
+    // Timing (the buffer entries still taken by earlier evictions when the
+    // block starts are not waited for: at most one round). An eviction
+    // enters the eviction buffer (N entries), takes the
+    // fabric port (xfer) and then the DRAM channel (chan) and is complete f0
+    // after it entered, with nothing in its way. The hog's lines follow each
+    // other at the pace of the narrowest of the slave port and those two
+    // stages, q, as long as a buffer entry is free: an entry is reused f0
+    // after it was taken, so a backlogged burst goes in rounds of N
+    // evictions q apart, one round every R = max(f0, N * q) (the detailed
+    // bursts settle into exactly that pattern; with the i.MX6Q profile four
+    // evictions 15 ns apart every 102 ns, the fabric and the channel idle
+    // between the rounds).
+    tick_t xfer, chan, f0;
+    m_noc->write_timing(lb, &xfer, &chan, &f0);
+    const uint64_t nb = m_eb.size();
+    const tick_t q = std::max({port, xfer, chan});
+    slot_run ev_run;  // the evictions: when each enters the buffer
+    ev_run.round = std::max(f0, nb * q);
+    ev_run.spacing = q;
+    ev_run.m = nb;
+    ev_run.n = ev;
+    ev_run.start = s0;
+    // Each line holds the ports until its victim has entered the buffer and
+    // port more: the evicting lines first, then the others at the port's pace.
+    const tick_t dur = (ev ? ev_run.slot_start(ev - 1) - s0 + port : 0) + (n - ev) * port;
+    if (ev) {
+        m_noc->write_run(m_noc_port, ev_run, lb, master);
+        // Each eviction takes the entry that frees first: entry i the i-th of
+        // every round, busy f0 from when it is taken.
+        for (uint64_t i = 0; i < nb && i < ev; i++) {
+            slot_run e;
+            e.start = ev_run.slot_start(i);
+            e.round = ev_run.round;
+            e.busy = f0;
+            e.n = (ev - i + nb - 1) / nb;
+            m_eb[i].book_run(e);
+        }
+        m_eb_runs = true;
+        while (m_fr_head < m_flight_runs.size() && m_flight_runs[m_fr_head].end() + m_horizon < s0)
+            m_fr_head++;
+        if (m_fr_head > 64 && m_fr_head * 2 > m_flight_runs.size()) {
+            m_flight_runs.erase(m_flight_runs.begin(), m_flight_runs.begin() + (long)m_fr_head);
+            m_fr_head = 0;
+        }
+        slot_run fl = ev_run;
+        fl.busy = f0;
+        m_flight_runs.push_back(fl);
+        m_inflight_max_end = std::max(m_inflight_max_end, fl.end());
+        m_longest_flight = std::max(m_longest_flight, f0);
+        m_last_flight[pm] = f0;
+        m_stats.writebacks += ev;
+        // Each line's victim waited in the port from the line's grant (the
+        // previous line's release) until it entered the buffer.
+        m_stats.eb_wait_ps += ev_run.slot_start(ev - 1) - s0 - (ev - 1) * port;
+    }
+    m_port.commit(pm, s0, dur, port, false);
+    return s0 + dur;
 }
 
 tick_t pl310::drain_ready(const rr_port::grant_info& g)

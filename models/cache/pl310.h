@@ -74,6 +74,21 @@ public:
     tick_t reg_write_lines(uint32_t offset, uint64_t pa, unsigned n, tick_t t, tick_t* done,
                            uint8_t master = mem::MASTER_OTHER);
     uint32_t reg_read(uint32_t offset);
+    // The memory hog's page zeroing as an aggregate (stress.model=aggregate,
+    // docs/design.md "Memory hog"): len bytes of whole-line writes from
+    // line-aligned pa by master at t, lines past the backed window. The cache
+    // state changes as line by line (each line allocated dirty, its victim
+    // chosen by the policy; a dirty victim inside the backed window leaves
+    // through the detailed write-back path); the timing is booked as one
+    // block: the ports as one envelope of port_cycles slots, and the hog
+    // victims' evictions as runs at the pipeline's steady line period in the
+    // eviction buffer, the fabric port, the DRAM channel and the in-flight
+    // record. Returns when the last line has left the ports.
+    tick_t zero_aggregate(uint64_t pa, unsigned len, tick_t t, uint8_t master);
+    // zero_aggregate(): blocks booked so far, and lines that went one by one
+    // (another master's operations booked ahead of them).
+    uint64_t aggregate_blocks() const { return m_agg_pages; }
+    uint64_t aggregate_single_lines() const { return m_agg_line_lines; }
     // kind=integrated: the L2 share of n by-VA maintenance operations to the
     // PoC on consecutive lines from pa (op: INV_LINE_PA, CLEAN_LINE_PA or
     // CLEAN_INV_LINE_PA for DC IVAC, CVAC, CIVAC), issued by the core at t
@@ -164,6 +179,12 @@ private:
         tick_t max_end = 0;  // latest end of any flight noted
     };
     flight_list m_inflight[mem::MASTER_COUNT];
+    // The aggregate hog's evictions in flight, one record per page: flight j
+    // starts at slot_start(j) and takes busy ps.
+    std::vector<slot_run> m_flight_runs;  // in booking order; [0, m_fr_head) forgotten
+    bool m_eb_runs = false;               // zero_aggregate() has booked runs in the eviction buffer
+    size_t m_fr_head = 0;
+    uint64_t m_agg_pages = 0, m_agg_line_lines = 0;  // see aggregate_blocks()
     tick_t m_inflight_max_end = 0, m_longest_flight = 0;
     mem::noc* m_noc = nullptr;  // direct path (see set_direct)
     unsigned m_noc_port = 0;

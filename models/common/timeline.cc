@@ -65,4 +65,81 @@ tick_t timeline::book_before_last(tick_t t, tick_t dur)
     return s;
 }
 
+tick_t timeline::fit_intervals(tick_t t, tick_t need) const
+{
+    size_t i = first_ending_after(t);
+    tick_t s = t;
+    while (i < m_iv.size() && m_iv[i].start < s + need) {
+        s = std::max(s, m_iv[i].end);
+        i++;
+    }
+    return s;
+}
+
+tick_t slot_run::fit(tick_t s, tick_t need) const
+{
+    if (n == 0 || s + need <= start)
+        return s;
+    const tick_t e = end();
+    if (s >= e)
+        return s;
+    uint64_t j;
+    if (s < start) {
+        s = start + busy;  // it meets slot 0: after it
+        j = 0;
+    } else {
+        j = last_started(s);
+        if (s < slot_start(j) + busy)
+            s = slot_start(j) + busy;
+    }
+    const tick_t gin = m > 1 ? spacing - busy : 0;  // gap between slots of a round
+    const tick_t gout = round - (m - 1) * spacing - busy;  // gap between rounds
+    // s lies in the gap after slot j.
+    for (;;) {
+        if (j + 1 >= n)
+            return s;
+        if (s + need <= slot_start(j + 1))
+            return s;
+        if (need > gin && need > gout)
+            return e;  // no gap is long enough
+        if (need > gin)
+            j = std::min(n - 1, ((j + 1) / m) * m + m - 1);  // only a gap between rounds: after the next round
+        else
+            j++;
+        s = slot_start(j) + busy;
+    }
+}
+
+tick_t timeline::fit_runs(tick_t t, tick_t dur) const
+{
+    const tick_t need = dur ? dur : 1;
+    for (;;) {
+        const tick_t s = fit_intervals(t, need);
+        tick_t u = s;
+        for (size_t k = m_run_head; k < m_runs.size(); k++)
+            if (u < m_runs[k].end)
+                u = m_runs[k].r.fit(u, need);
+        if (u == s)
+            return s;
+        t = u;  // moved past a run: look at everything again from there
+    }
+}
+
+void timeline::book_run(const slot_run& r)
+{
+    if (r.n == 0 || r.busy == 0)
+        return;
+    const tick_t end = r.end();
+    // Forget runs that ended long before this one starts (in booking order;
+    // a run booked late by another owner lingers until those before it go).
+    while (m_run_head < m_runs.size() && m_runs[m_run_head].end + m_horizon < r.start)
+        m_run_head++;
+    if (m_run_head > 64 && m_run_head * 2 > m_runs.size()) {
+        m_runs.erase(m_runs.begin(), m_runs.begin() + (long)m_run_head);
+        m_run_head = 0;
+    }
+    m_runs.push_back(run{r, end});
+    m_has_runs = true;
+}
+
 } // namespace models

@@ -9,12 +9,41 @@
 // the schedule that arrival order would have produced on real hardware with a
 // first-come-first-served arbiter. Intervals older than the horizon (twice the
 // global quantum, set by elaboration) are forgotten.
+//
+// Besides intervals a timeline can hold runs (book_run, slot_run below): n
+// equal bookings in rounds, the aggregate memory hog's stream of line
+// transfers booked as one record. A run is placed where its owner computed it
+// (it may overlap intervals booked before it); later requests (book, free_at)
+// take the first gap that is free of both. A timeline without runs behaves
+// exactly as without this feature.
 #pragma once
 #include <cstdint>
 #include <vector>
 #include "common/time.h"
 
 namespace models {
+
+// n slots of busy ps each, in rounds of m: slot j starts at
+// start + (j / m) * round + (j % m) * spacing. For fit(): busy <= spacing
+// when m > 1, and (m - 1) * spacing + busy <= round. m = 1: a plain period.
+struct slot_run {
+    tick_t start = 0, round = 0, spacing = 0, busy = 0;
+    uint64_t n = 0, m = 1;
+    tick_t slot_start(uint64_t j) const { return start + (j / m) * round + (j % m) * spacing; }
+    tick_t end() const { return slot_start(n - 1) + busy; }
+    // The last slot starting at or before t (t >= start, n >= 1).
+    uint64_t last_started(tick_t t) const
+    {
+        const uint64_t r = (t - start) / round;
+        uint64_t i = m > 1 ? (t - start - r * round) / spacing : 0;
+        if (i >= m)
+            i = m - 1;
+        const uint64_t j = r * m + i;
+        return j < n ? j : n - 1;
+    }
+    // First s' >= s such that [s', s' + need) meets none of the slots.
+    tick_t fit(tick_t s, tick_t need) const;
+};
 
 class timeline {
 public:
@@ -29,6 +58,8 @@ public:
     // Returns the start time. dur == 0 returns the first idle time >= t.
     tick_t book(tick_t t, tick_t dur)
     {
+        if (__builtin_expect(m_has_runs, 0))
+            t = fit_runs(t, dur);  // the first gap free of runs and intervals: booked below as found
         prune(t);
         const size_t n = m_iv.size();
         if (n != m_head && m_iv[n - 1].end > t)
@@ -47,6 +78,8 @@ public:
     // First time >= t not covered by a booking.
     tick_t free_at(tick_t t) const
     {
+        if (__builtin_expect(m_has_runs, 0))
+            return fit_runs(t, 0);
         if (m_iv.size() == m_head)
             return t;
         const iv& last = m_iv.back();
@@ -63,7 +96,16 @@ public:
         m_iv.clear();
         m_head = 0;
         m_prune_after = NEVER;
+        m_runs.clear();
+        m_run_head = 0;
+        m_has_runs = false;
     }
+    // Book the slots of r as one record, where the caller computed them.
+    // Runs older than the horizon are forgotten as intervals are.
+    void book_run(const slot_run& r);
+    // A run has been booked since the last clear() (free_at and book look
+    // at the runs not yet forgotten).
+    bool has_runs() const { return m_has_runs; }
 
 private:
     struct iv { tick_t start, end; };
@@ -87,7 +129,19 @@ private:
     void prune_old(tick_t lim);
     tick_t book_before_last(tick_t t, tick_t dur);  // book when the latest booking ends after t
 
+    struct run {
+        slot_run r;
+        tick_t end;  // of its last slot
+    };
+    // First s >= t such that [s, s + max(dur, 1)) meets no interval and no run.
+    [[gnu::noinline, gnu::cold]] tick_t fit_runs(tick_t t, tick_t dur) const;
+    // First s >= t such that [s, s + need) meets no interval.
+    tick_t fit_intervals(tick_t t, tick_t need) const;
+
     std::vector<iv> m_iv;  // sorted, disjoint, non-touching: [start, end)
+    std::vector<run> m_runs;  // in booking order; m_runs[0..m_run_head) are forgotten
+    size_t m_run_head = 0;
+    bool m_has_runs = false;
     size_t m_head = 0;     // m_iv[0..m_head) are dead
     tick_t m_horizon;
     tick_t m_prune_after = NEVER;

@@ -66,6 +66,26 @@ public:
         return start + svc + m_clk.cycles(m_cfg.write_latency_cycles);
     }
 
+    // at.n writes of len bytes by master, write j taking the channel at
+    // at.slot_start(j) (at.busy is ignored: the service time), booked as one
+    // run (noc::write_run). Timing and counters only: no data moves and the
+    // observer is not told (lines past the backed window).
+    void write_run(slot_run at, unsigned len, uint8_t master)
+    {
+        at.busy = m_service.ps(len);
+        m_channel.book_run(at);
+        m_stats.busy_ps += at.n * at.busy;
+        if (master == MASTER_ENET)
+            m_stats.dma_bytes += at.n * len;
+        else
+            m_stats.cpu_bytes += at.n * len;
+        m_stats.writes += at.n;
+        m_stats.bytes_written += at.n * len;
+    }
+    // A write's channel occupancy and completion latency with nothing queued, ps.
+    tick_t write_time(unsigned len) { return m_service.ps(len) + m_clk.cycles(m_cfg.write_latency_cycles); }
+    tick_t service_time(unsigned len) { return m_service.ps(len); }
+
 private:
     void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
 

@@ -65,6 +65,27 @@ tick_t noc::write(unsigned port, uint64_t pa, const uint8_t* data, unsigned len,
     return m_dram->write(pa, data, len, master, enter(port, len, master, t));
 }
 
+void noc::write_run(unsigned port, slot_run at, unsigned len, uint8_t master)
+{
+    if (port >= m_ports.size())
+        m_ports.resize(port + 1, timeline(m_horizon));
+    at.busy = m_xfer.ps(len);
+    m_ports[port].book_run(at);
+    m_stats.transactions += at.n;
+    m_stats.bytes += at.n * len;
+    if (master == MASTER_ENET)
+        m_stats.enet_transactions += at.n;
+    at.start += m_clk.cycles(m_cfg.latency_cycles);  // each reaches DRAM a latency after taking the port
+    m_dram->write_run(at, len, master);
+}
+
+void noc::write_timing(unsigned len, tick_t* xfer, tick_t* channel, tick_t* done_after)
+{
+    *xfer = m_xfer.ps(len);
+    *channel = m_dram ? m_dram->service_time(len) : 0;
+    *done_after = m_clk.cycles(m_cfg.latency_cycles) + (m_dram ? m_dram->write_time(len) : 0);
+}
+
 void noc::b_transport(int port, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay)
 {
     const tick_t t = now_ps() + to_ps(delay);

@@ -46,6 +46,18 @@ public:
     // at t: access() without a payload (the PL310's evictions), the same
     // bookings, data and counters. Returns when the write is performed.
     tick_t write(unsigned port, uint64_t pa, const uint8_t* data, unsigned len, uint8_t master, tick_t t);
+    // at.n posted writes of len bytes each by master on port, write j taking
+    // the port at at.slot_start(j) (at.busy is ignored: the transfer time),
+    // booked as one run here and in DRAM (the aggregate memory hog's
+    // evictions). Timing only: their lines lie past the backed window (no
+    // data, nothing the DRAM's observer watches). Counts at.n transactions.
+    // Needs the direct path to DRAM (set_direct); the slots must not overlap
+    // (spacing >= one transfer and channel time).
+    void write_run(unsigned port, slot_run at, unsigned len, uint8_t master);
+    // For a posted write of len bytes, ps: its time on a master port (*xfer),
+    // on the DRAM channel (*channel), and from taking the port to its DRAM
+    // completion (*done_after) when nothing else is in the way.
+    void write_timing(unsigned len, tick_t* xfer, tick_t* channel, tick_t* done_after);
 
 private:
     // Books port for a burst of len bytes of master at t and counts it;

@@ -78,8 +78,10 @@ static void check_case(const char* cs, const char* quantum = "", double quantum_
     auto it = ref.find(cs);
     ck_assert_msg(it != ref.end(), "no reference for %s", cs);
     const std::string out = tmp_dir();
+    // The reference is the detailed memory hog, whatever the default model.
     std::vector<std::string> args = {"run", fecsim_srcdir() + "/scenarios/imx6q/copybreak-" + cs + ".ini", "--json",
-                                     "--quiet", "-o", "scenario.duration=200ms", "--out", out};
+                                     "--quiet", "-o", "scenario.duration=200ms", "-o", "stress.model=detailed",
+                                     "--out", out};
     if (*quantum) {
         args.push_back("-o");
         args.push_back(std::string("scenario.quantum=") + quantum);
@@ -119,6 +121,55 @@ START_TEST(test_stress_quantum)
 }
 END_TEST
 
+// The memory hog as an aggregate (stress.model=aggregate, docs/design.md
+// "Memory hog") against the detailed hog on a scenario, 200 ms after the
+// warm-up: loss within 1 percentage point, each core's busy time (100 -
+// mpstat idle) within 2. The idle cases run no hog: the two models must
+// agree exactly there, which the same tolerance checks loosely.
+struct hog_result {
+    double loss;
+    std::vector<double> busy;
+};
+static hog_result run_hog_model(const std::string& scenario, const char* model)
+{
+    const std::string out = tmp_dir();
+    const proc_result p = fecsim({"run", fecsim_srcdir() + "/" + scenario, "--json", "--quiet", "-o",
+                                  "scenario.duration=200ms", "-o", std::string("stress.model=") + model, "--out", out});
+    ck_assert_msg(p.status == 0, "fecsim exit %d: %s", p.status, p.err.c_str());
+    JsonParser* jp = json_parser_new();
+    ck_assert(json_parser_load_from_data(jp, p.out.c_str(), -1, nullptr));
+    JsonObject* o = json_node_get_object(json_parser_get_root(jp));
+    hog_result r;
+    r.loss = json_num(o, "loss_pct");
+    JsonArray* cpu = json_object_get_array_member(o, "cpu");
+    for (guint i = 0; i < json_array_get_length(cpu); i++)
+        r.busy.push_back(100.0 - json_object_get_double_member(json_array_get_object_element(cpu, i), "mpstat_idle_pct"));
+    g_object_unref(jp);
+    rm_rf(out);
+    return r;
+}
+static void check_hog_models(const std::string& scenario)
+{
+    const hog_result d = run_hog_model(scenario, "detailed"), a = run_hog_model(scenario, "aggregate");
+    ck_assert_msg(std::fabs(a.loss - d.loss) <= 1.0, "%s: loss %.3f %% aggregate, %.3f %% detailed (tolerance 1 point)",
+                  scenario.c_str(), a.loss, d.loss);
+    ck_assert_uint_eq(a.busy.size(), d.busy.size());
+    for (size_t i = 0; i < d.busy.size(); i++)
+        ck_assert_msg(std::fabs(a.busy[i] - d.busy[i]) <= 2.0,
+                      "%s: core %zu busy %.2f %% aggregate, %.2f %% detailed (tolerance 2 points)", scenario.c_str(), i,
+                      a.busy[i], d.busy[i]);
+}
+START_TEST(test_hog_aggregate_calibration)
+{
+    for (const char* cs : {"stock-stress", "patched-stress", "stock-idle", "patched-idle"})
+        check_hog_models(std::string("scenarios/imx6q/copybreak-") + cs + ".ini");
+}
+END_TEST
+// The burst prediction: stress -m 4, two of the workers tasks of the RX and
+// the application cores.
+START_TEST(test_hog_aggregate_bursts) { check_hog_models("scenarios/predictions/bursts-stock-stress.ini"); }
+END_TEST
+
 Suite* suite_golden(void)
 {
     Suite* s = suite_create("golden");
@@ -128,6 +179,8 @@ Suite* suite_golden(void)
     tcase_add_test(tc, test_patched_idle);
     tcase_add_test(tc, test_patched_stress);
     tcase_add_test(tc, test_stress_quantum);
+    tcase_add_test(tc, test_hog_aggregate_calibration);
+    tcase_add_test(tc, test_hog_aggregate_bursts);
     suite_add_tcase(s, tc);
     return s;
 }

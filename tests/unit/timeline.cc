@@ -62,11 +62,56 @@ START_TEST(test_horizon_prunes_late_booking)
 }
 END_TEST
 
+// A run (slot_run) booked as one record answers book() and free_at() as
+// its slots booked one by one as intervals would: random requests, in and
+// around runs of every shape (a plain period with gaps, rounds of four with
+// gaps inside and between them, back-to-back slots, a last round cut short).
+START_TEST(test_run_equals_its_slots)
+{
+    using models::slot_run;
+    uint64_t rng = 12345;
+    auto next = [&rng](uint64_t n) {
+        rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+        return (rng >> 33) % n;
+    };
+    const slot_run shapes[] = {
+        {1000, 25, 0, 10, 40, 1},     // period 25, busy 10
+        {1000, 102, 15, 15, 37, 4},   // rounds of 4 slots 15 apart (back to back), every 102
+        {1000, 120, 20, 7, 30, 4},    // gaps of 13 inside a round, 59 between rounds
+        {1000, 30, 0, 30, 20, 1},     // one continuous block
+        {5000, 200, 40, 40, 9, 3},    // last round of one slot
+    };
+    for (const slot_run& r : shapes) {
+        for (int trial = 0; trial < 40; trial++) {
+            timeline a(1ull << 40), b(1ull << 40);
+            a.book_run(r);
+            for (uint64_t j = 0; j < r.n; j++)
+                ck_assert_uint_eq(b.book(r.slot_start(j), r.busy), r.slot_start(j));
+            for (int k = 0; k < 30; k++) {
+                const uint64_t t = 900 + next(r.end() - 800), dur = next(3 * (r.round + 1));
+                if (next(4) == 0) {
+                    ck_assert_uint_eq(a.free_at(t), b.free_at(t));
+                } else {
+                    const uint64_t sa = a.book(t, dur), sb = b.book(t, dur);
+                    ck_assert_msg(sa == sb, "run (start %llu round %llu spacing %llu busy %llu n %llu m %llu): "
+                                  "book(%llu, %llu) = %llu, slots as intervals %llu",
+                                  (unsigned long long)r.start, (unsigned long long)r.round,
+                                  (unsigned long long)r.spacing, (unsigned long long)r.busy, (unsigned long long)r.n,
+                                  (unsigned long long)r.m, (unsigned long long)t, (unsigned long long)dur,
+                                  (unsigned long long)sa, (unsigned long long)sb);
+                }
+            }
+        }
+    }
+}
+END_TEST
+
 Suite* suite_timeline(void)
 {
     Suite* s = suite_create("timeline");
     TCase* tc = tests_tcase("core", TEST_TIMEOUT_UNIT);
     tcase_add_test(tc, test_in_order_serialises);
+    tcase_add_test(tc, test_run_equals_its_slots);
     tcase_add_test(tc, test_out_of_order_fills_gap);
     tcase_add_test(tc, test_zero_length_is_first_idle);
     tcase_add_test(tc, test_horizon_prunes);
