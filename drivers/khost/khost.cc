@@ -461,11 +461,18 @@ void kernel::leak_scan()
 
 // The charge of a cached access the L1 answered in lat: the issue cycles and
 // what it took beyond a hit.
-static inline bool charge_cached(core& c, tick_t lat)
+// What an access the L1 answered in lat took beyond a hit (a hit is
+// pipelined: the issue cycles stand for it).
+static inline tick_t beyond_hit(core& c, tick_t lat)
 {
     const tick_t hit = c.l1().config().hit_cycles * c.clock().period_ps;
+    return lat > hit ? lat - hit : 0;
+}
+
+static inline bool charge_cached(core& c, tick_t lat)
+{
     const tick_t issue = c.clock().cycles(c.config().access_cycles);
-    return c.charge_ps_waited(issue + (lat > hit ? lat - hit : 0), c.current_cat());
+    return c.charge_ps_waited(issue + beyond_hit(c, lat), c.current_cat());
 }
 
 static inline tick_t l1_access(core& c, uint64_t pa, size_t size, bool write)
@@ -503,9 +510,7 @@ __attribute__((noinline)) void kernel::retake_lines(core& c, uint64_t pa, size_t
     for (uint64_t a = pa & ~(lb - 1); a < pa + (size ? size : 1); a += lb)
         if (!l1.is_dirty(a)) {
             m_stats.stores_retaken++;
-            const tick_t lat = l1.access_cached(a, 1, true, c.now());
-            const tick_t hit = l1.config().hit_cycles * c.clock().period_ps;
-            c.charge_ps_deferred(lat > hit ? lat - hit : 0, c.current_cat());
+            c.charge_ps_deferred(beyond_hit(c, l1.access_cached(a, 1, true, c.now())), c.current_cat());
         }
 }
 
@@ -552,8 +557,7 @@ static bool touch_range(kernel& k, core& c, const void* p, size_t n, bool write,
         if (k.checker().tracked(a))
             k.checker().on_cpu(a, len, write, site);
         store((size_t)(a - pa), (size_t)len);
-        const tick_t hit = c.l1().config().hit_cycles * c.clock().period_ps;
-        c.charge_ps(lat > hit ? lat - hit : 0, c.current_cat());
+        c.charge_ps(beyond_hit(c, lat), c.current_cat());
         a = next;
     }
     return true;

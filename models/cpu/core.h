@@ -89,9 +89,7 @@ public:
     tick_t now() const { return m_base + m_local; }
     void charge_ps(tick_t ps, cat c)
     {
-        m_local += ps;
-        m_ctx_ps[(int)m_ctx] += ps;
-        m_cat_ps[c] += ps;
+        account(ps, c);
         if (m_local >= m_sync_budget) {
             if (!m_atomic)
                 catch_up();
@@ -104,9 +102,7 @@ public:
     // synchronisation wait): what a store's hook needs to know of its charge.
     bool charge_ps_waited(tick_t ps, cat c)
     {
-        m_local += ps;
-        m_ctx_ps[(int)m_ctx] += ps;
-        m_cat_ps[c] += ps;
+        account(ps, c);
         if (m_local >= m_sync_budget) [[unlikely]] {
             if (m_atomic) {
                 check_lockup();
@@ -121,12 +117,7 @@ public:
     // The same without the synchronisation check: for work that must stay
     // atomic with what the caller does next (the store a memory hook
     // precedes); the next charge_ps() makes up the check.
-    void charge_ps_deferred(tick_t ps, cat c)
-    {
-        m_local += ps;
-        m_ctx_ps[(int)m_ctx] += ps;
-        m_cat_ps[c] += ps;
-    }
+    void charge_ps_deferred(tick_t ps, cat c) { account(ps, c); }
     // Bring SystemC time to this core's time (before interacting with another agent).
     void sync();
     // The same outcome as sync() for interactions that carry their own time
@@ -272,6 +263,13 @@ private:
     }
     void lockup();
     // Runs fn as one unit of work of the soft-lockup watchdog (nested units belong to the outer one).
+    // ps of work in context m_ctx and category c, on the core's own time.
+    void account(tick_t ps, cat c)
+    {
+        m_local += ps;
+        m_ctx_ps[(int)m_ctx] += ps;
+        m_cat_ps[c] += ps;
+    }
     template <typename F> void unit_of_work(F&& fn)
     {
         const bool outer = m_work_start == NO_WORK;
