@@ -253,9 +253,12 @@ void kernel::dma_coherent_free(uint64_t handle, const void* cpu, size_t size, co
 void kernel::mem_fault(uint64_t pa, uint64_t len, bool write, const void* site)
 {
     (void)len;
-    if (m_range_reported)
-        return;  // this memcpy/memset is reported already
-    m_range_reported = m_in_range_op;
+    if (const core* c = core::current()) {
+        range_op& r = range_of(*c);
+        if (r.reported)
+            return;  // this core's memcpy/memset is reported already
+        r.reported = r.in;
+    }
     const char* op = write ? "write" : "read";
     uint64_t s = 0;
     const slot* a = slot_of(pa, &s);
@@ -272,6 +275,13 @@ void kernel::mem_fault(uint64_t pa, uint64_t len, bool write, const void* site)
     else
         m_checker->report_ext(cv_kind::heap_out_of_bounds, api_rule::none, pa, 0, 0, site,
                               std::string(op) + " of heap memory no allocation holds");
+}
+
+kernel::range_op& kernel::range_of(const core& c)
+{
+    if (c.id() >= m_range_ops.size())
+        m_range_ops.resize(c.id() + 1);
+    return m_range_ops[c.id()];
 }
 
 // memcpy/memset of kernel code: the whole range must lie in the allocation
@@ -589,12 +599,11 @@ void kernel::copy(void* dst, const void* src, size_t n, const void* site)
             tmp.assign(s, s + n);
             s = tmp.data();
         }
-        m_in_range_op = true;
-        m_range_reported = reported;
+        range_of(*c) = {true, reported};
         touch_range(*this, *c, src, n, false, site, no_store);
         const bool stored = touch_range(*this, *c, dst, n, true, site,
                                         [&](size_t off, size_t len) { std::memcpy(d + off, s + off, len); });
-        m_in_range_op = m_range_reported = false;
+        range_of(*c) = {};
         if (!stored)
             std::memcpy(d, s, n);
         c->charge((n + m_cfg.copy_bytes_per_cycle - 1) / m_cfg.copy_bytes_per_cycle, c->current_cat());
@@ -610,12 +619,11 @@ void kernel::fill(void* dst, int v, size_t n, const void* site)
     core* c = core::current();
     if (c) {
         const cpu::cat prev = c->set_cat(copy_cat(*c));
-        m_in_range_op = true;
-        m_range_reported = reported;
+        range_of(*c) = {true, reported};
         uint8_t* d = (uint8_t*)dst;
         const bool stored = touch_range(*this, *c, dst, n, true, site,
                                         [&](size_t off, size_t len) { std::memset(d + off, v, len); });
-        m_in_range_op = m_range_reported = false;
+        range_of(*c) = {};
         if (!stored)
             std::memset(dst, v, n);
         c->charge((n + m_cfg.copy_bytes_per_cycle - 1) / m_cfg.copy_bytes_per_cycle, c->current_cat());

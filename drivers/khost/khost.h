@@ -116,7 +116,13 @@ private:
     void retake_lines(models::cpu::core& c, uint64_t pa, size_t size);
     // True if it reported (the range op's per-line faults are then not counted).
     bool check_range(const void* p, size_t n, bool write, const void* site);
-    bool m_in_range_op = false, m_range_reported = false;  // one report per memcpy/memset
+    // One report per memcpy/memset, kept per core: a range operation's
+    // charges can let other cores run, and their faults are their own.
+    struct range_op {
+        bool in = false, reported = false;
+    };
+    std::vector<range_op> m_range_ops;  // by core id
+    range_op& range_of(const models::cpu::core& c);
     void leak_scan();
     std::function<void(std::vector<const void*>&)> m_host_roots;
     // Unreachable objects per allocating site (and live mappings of freed or
