@@ -17,7 +17,7 @@
 #   BENCH_ONLY="a b"  run only these benchmarks (default "a a2 a3 b c d e f";
 #                     a2 is (a'), a3 (a''); e needs the linux-source-6.12 tarball and is
 #                     skipped without it)
-#   BENCH_SHORT=1     quick runs: (a) and (a') 1 s instead of the scenario's
+#   BENCH_SHORT=1     quick runs: (a), (a') and (a'') 1 s instead of the scenario's
 #                     10 s, (b) and (e) 200 ms (the tables say so); for trying
 #                     the plumbing, not for figures to keep
 #   BENCH_CALLGRIND=1 also the instruction counts of (a) and of (e)'s tree
