@@ -406,6 +406,11 @@ run_summary soc::run()
         m_cores.at(sc.core + i)->account_external(cpu::ctx::user, p.user_ps());
         m_cores.at(sc.core + i)->account_external(cpu::ctx::sys, p.sys_ps());
     }
+    if (sc.enabled && sc.model == khost::stress_model::aggregate)
+        sim_log(log_level::info, m_mem.l2.name(),
+                "aggregate memory hog, warm-up included: %llu page blocks booked at once, %llu lines one by one "
+                "behind another master's operations (stress.model)",
+                (unsigned long long)m_mem.l2.aggregate_blocks(), (unsigned long long)m_mem.l2.aggregate_single_lines());
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
     const double secs = (double)(now_ps() - t0) / PS_PER_S;
 

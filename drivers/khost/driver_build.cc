@@ -226,14 +226,80 @@ void clean_stale_builds(const std::string& cache_dir)
         rm_tree(p);
 }
 
-// First line of `cc --version` ("" if cc does not run: the build then fails
-// and says why).
-std::string compiler_version()
+// The executable `cc` resolves to as the shell finds it (the first
+// executable cc on PATH, symbolic links followed) and its identity: device,
+// inode, size and modification time. "" when there is none, or when it is
+// not an ELF file or is a compiler cache or distributor (ccache, distcc,
+// sccache, icecc): a script's or a wrapper's --version says what another
+// file, which may change under it, says.
+std::string compiler_identity()
 {
+    const char* env = getenv("PATH");
+    const std::string path = env ? env : "/usr/bin:/bin";
+    for (size_t b = 0; b <= path.size();) {
+        size_t e = path.find(':', b);
+        if (e == std::string::npos)
+            e = path.size();
+        const std::string dir = e > b ? path.substr(b, e - b) : ".";
+        b = e + 1;
+        const std::string cand = dir + "/cc";
+        if (access(cand.c_str(), X_OK) != 0)
+            continue;
+        char real[4096];
+        struct stat st;
+        if (!realpath(cand.c_str(), real) || stat(real, &st) != 0 || !S_ISREG(st.st_mode))
+            return "";
+        const char* base = std::strrchr(real, '/');
+        base = base ? base + 1 : real;
+        for (const char* w : {"ccache", "distcc", "sccache", "icecc"})
+            if (std::strcmp(base, w) == 0)
+                return "";
+        char magic[4] = {};
+        std::ifstream f(real, std::ios::binary);
+        if (!f.read(magic, 4) || std::memcmp(magic, "\x7f" "ELF", 4) != 0)
+            return "";
+        char id[160];
+        std::snprintf(id, sizeof id, "%llu %llu %lld %lld.%09ld ", (unsigned long long)st.st_dev,
+                      (unsigned long long)st.st_ino, (long long)st.st_size, (long long)st.st_mtim.tv_sec,
+                      st.st_mtim.tv_nsec);
+        return id + std::string(real);
+    }
+    return "";
+}
+
+// First line of `cc --version` ("" if cc does not run: the build then fails
+// and says why). Kept in <cache_dir>/cc-version with the identity of the
+// compiler's executable (compiler_identity()); a run whose compiler has the
+// identity kept there takes the line from it instead of starting cc. The
+// file is replaced whole (rename), and a cache that cannot hold it only
+// costs the look.
+std::string compiler_version(const std::string& cache_dir)
+{
+    const std::string id = compiler_identity(), memo = cache_dir + "/cc-version";
+    if (!id.empty()) {
+        std::ifstream in(memo);
+        std::string kept_id, line;
+        if (std::getline(in, kept_id) && kept_id == id && std::getline(in, line))
+            return line;
+    }
     std::string out;
     if (run("cc --version", &out) != 0)
         return "";
-    return out.substr(0, out.find('\n'));
+    const std::string line = out.substr(0, out.find('\n'));
+    if (!id.empty() && !line.empty()) {
+        try {
+            mkdirs(cache_dir);
+        } catch (const driver_error&) {
+            return line;  // the build says why the cache cannot be made
+        }
+        const std::string tmp = memo + ".tmp-" + std::to_string(getpid());
+        std::ofstream o(tmp);
+        o << id << "\n" << line << "\n";
+        o.close();
+        if (!o || rename(tmp.c_str(), memo.c_str()) != 0)
+            unlink(tmp.c_str());
+    }
+    return line;
 }
 
 // Whether a failed step's output says the file system failed it rather than
@@ -541,7 +607,7 @@ void* driver_load(const driver_build_config& in)
 
     // Cache key: compiler, flags, sources, patches, shim headers.
     uint64_t h = 0xCBF29CE484222325ull;
-    h = fnv(h, "cc " + compiler_version());
+    h = fnv(h, "cc " + compiler_version(cfg.cache_dir));
     h = fnv(h, driver_cflags());
     h = fnv(h, k_link_flags);
     for (const auto& f : files)
@@ -903,7 +969,7 @@ static void* tree_driver_load(const driver_build_config& cfg)
     const std::string stub_flags = " -fno-sanitize=thread -fno-sanitize-coverage=trace-pc";
 
     uint64_t h = 0xCBF29CE484222325ull;
-    h = fnv(h, "tree cc " + compiler_version());
+    h = fnv(h, "tree cc " + compiler_version(cache_dir));
     h = fnv(fnv(fnv(fnv(h, flags), stub_flags), link), kconfig);
     h = fnv(h, td->dir);
     for (const auto& f : t.files)

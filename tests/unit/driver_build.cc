@@ -56,6 +56,16 @@ std::vector<std::string> entries(const std::string& dir)
     return out;
 }
 
+// The entries of a driver cache but the kept compiler version (cc-version).
+std::vector<std::string> builds(const std::string& dir)
+{
+    std::vector<std::string> out;
+    for (const auto& e : entries(dir))
+        if (e != "cc-version")
+            out.push_back(e);
+    return out;
+}
+
 bool has(const std::vector<std::string>& v, const std::string& s)
 {
     for (const auto& x : v)
@@ -136,7 +146,7 @@ START_TEST(test_killed_build_is_cleaned)
     ck_assert(has(entries(s.cache_dir), killed));
     // The next build removes the dead one.
     ck_assert_ptr_nonnull(khost::driver_load(tiny()));
-    const auto after = entries(s.cache_dir);
+    const auto after = builds(s.cache_dir);
     ck_assert_msg(!has(after, killed), "%s is still there", killed.c_str());
     ck_assert(has(after, alive) && has(after, other));
     ck_assert_uint_eq(after.size(), 3);  // and the finished build
@@ -147,13 +157,13 @@ START_TEST(test_key_covers_compiler)
 {
     const khost::driver_build_config c = tiny();
     ck_assert_ptr_nonnull(khost::driver_load(c));
-    ck_assert_uint_eq(entries(c.cache_dir).size(), 1);
+    ck_assert_uint_eq(builds(c.cache_dir).size(), 1);
     ck_assert_ptr_nonnull(khost::driver_load(c));  // cached
-    ck_assert_uint_eq(entries(c.cache_dir).size(), 1);
+    ck_assert_uint_eq(builds(c.cache_dir).size(), 1);
     // Another compiler version is another build.
     fake_cc("cc (fake) 99.0", "exec /usr/bin/cc \"$@\"");
     ck_assert_ptr_nonnull(khost::driver_load(c));
-    ck_assert_uint_eq(entries(c.cache_dir).size(), 2);
+    ck_assert_uint_eq(builds(c.cache_dir).size(), 2);
     // The flags are part of the key too (they are fixed: driver_cflags()).
     ck_assert(std::strstr(khost::driver_cflags(), "-fsanitize=thread"));
 }
@@ -206,6 +216,44 @@ START_TEST(test_io_errors_are_not_bad_input)
 }
 END_TEST
 
+// The compiler's version line is kept in the cache with the identity of
+// the executable cc resolves to, and taken from there while that identity
+// holds: a kept line that differs from what cc says is another cache key
+// (so it was used), a kept identity that differs is looked at again.
+START_TEST(test_compiler_version_kept)
+{
+    const khost::driver_build_config c = tiny();
+    ck_assert_ptr_nonnull(khost::driver_load(c));
+    gchar* text = nullptr;
+    const std::string memo = c.cache_dir + "/cc-version";
+    ck_assert_msg(g_file_get_contents(memo.c_str(), &text, nullptr, nullptr), "no %s", memo.c_str());
+    const std::string kept = text;
+    g_free(text);
+    const size_t nl = kept.find('\n');
+    ck_assert(nl != std::string::npos);
+    const std::string id = kept.substr(0, nl), line = kept.substr(nl + 1);
+    ck_assert_msg(line.compare(0, 3, "cc ") == 0 || line.find("gcc") != std::string::npos, "kept: %s", line.c_str());
+    ck_assert_uint_eq(builds(c.cache_dir).size(), 1);
+    put("cache/cc-version", id + "\ncc (kept) 0.0\n");
+    ck_assert_ptr_nonnull(khost::driver_load(c));
+    ck_assert_uint_eq(builds(c.cache_dir).size(), 2);  // keyed on the kept line: built again
+    put("cache/cc-version", "0 0 0 0.000000000 /not/the/compiler\ncc (kept) 0.0\n");
+    ck_assert_ptr_nonnull(khost::driver_load(c));
+    ck_assert_uint_eq(builds(c.cache_dir).size(), 2);  // cc asked again: the first build's key
+    text = nullptr;
+    ck_assert(g_file_get_contents(memo.c_str(), &text, nullptr, nullptr));
+    ck_assert_str_eq(text, kept.c_str());
+    g_free(text);
+    // A compiler that is a script is asked every time (and not kept).
+    fake_cc("cc (fake) 99.0", "exec /usr/bin/cc \"$@\"");
+    ck_assert_ptr_nonnull(khost::driver_load(c));
+    ck_assert_uint_eq(builds(c.cache_dir).size(), 3);
+    fake_cc("cc (fake) 98.0", "exec /usr/bin/cc \"$@\"");
+    ck_assert_ptr_nonnull(khost::driver_load(c));
+    ck_assert_uint_eq(builds(c.cache_dir).size(), 4);
+}
+END_TEST
+
 // Run in the loader suite (tests/unit/loader.cc).
 TCase* tcase_driver_build(void)
 {
@@ -214,5 +262,6 @@ TCase* tcase_driver_build(void)
     tcase_add_test(tc, test_killed_build_is_cleaned);
     tcase_add_test(tc, test_key_covers_compiler);
     tcase_add_test(tc, test_io_errors_are_not_bad_input);
+    tcase_add_test(tc, test_compiler_version_kept);
     return tc;
 }
