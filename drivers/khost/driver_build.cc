@@ -228,14 +228,17 @@ void clean_stale_builds(const std::string& cache_dir)
 
 // The executable `cc` resolves to as the shell finds it (the first
 // executable cc on PATH, symbolic links followed) and its identity: device,
-// inode, size and modification time. "" when there is none, or when it is
-// not an ELF file or is a compiler cache or distributor (ccache, distcc,
-// sccache, icecc): a script's or a wrapper's --version says what another
-// file, which may change under it, says.
+// inode, size and modification time. "" when there is none or PATH is not
+// set (the shell's default path is its own), or when it is not an ELF file
+// or is a compiler cache or distributor (ccache, distcc, sccache, icecc): a
+// script's or a wrapper's --version says what another file, which may
+// change under it, says.
 std::string compiler_identity()
 {
     const char* env = getenv("PATH");
-    const std::string path = env ? env : "/usr/bin:/bin";
+    if (!env)
+        return "";
+    const std::string path = env;
     for (size_t b = 0; b <= path.size();) {
         size_t e = path.find(':', b);
         if (e == std::string::npos)
