@@ -799,39 +799,40 @@ case " $ONLY " in *" a "*)
     ;;
 esac
 
-case " $ONLY " in *" a2 "*)
+# stressed_cases KEY LABEL HOG NOTE: the two stressed calibration cases
+# (copybreak-stock-stress, copybreak-patched-stress) as figure LABEL, run
+# outputs in out/KEY-stock and out/KEY-patched, with cur_opts for the
+# current build; HOG is said of the memory hog in the titles, NOTE after
+# the durations. Its variables are st_* (sh has no locals, and frow and
+# scenario_bench set key, d, c...).
+stressed_cases()
+{
+    st_key=$1 st_label=$2 st_hog=$3 st_note=$4
     short_duration 1s "10 s" "1 s"
     dur_s=$dur_txt
     for c in stock patched; do
-        echo "(a') copybreak-$c-stress, $dur_s ..." >&2
+        echo "($st_label) copybreak-$c-stress$st_hog, $dur_s ..." >&2
         eval "load_$c=\$(loadavg)"
-        scenario_bench "a2-$c" "scenarios/imx6q/copybreak-$c-stress.ini" $dur_opt
+        scenario_bench "$st_key-$c" "scenarios/imx6q/copybreak-$c-stress.ini" $dur_opt
     done
     for c in stock patched; do
         eval "l=\$load_$c"
-        header "(a') i.MX6Q $c copybreak under stress -m: scenarios/imx6q/copybreak-$c-stress.ini$([ -n "$SHORT" ] && echo " -o scenario.duration=1s" || echo " as is") ($dur_s + 50 ms warm-up)$short_note; load at start $l; stats.json identical over the runs: $(cat "$out/a2-$c/deterministic")"
-        scenario_rows "a2-$c" 3
+        header "($st_label) i.MX6Q $c copybreak under stress -m$st_hog: scenarios/imx6q/copybreak-$c-stress.ini$([ -n "$SHORT" ] && echo " -o scenario.duration=1s" || echo " as is") ($dur_s + 50 ms warm-up)$st_note$short_note; load at start $l; stats.json identical over the runs: $(cat "$out/$st_key-$c/deterministic")"
+        scenario_rows "$st_key-$c" 3
     done
+}
+
+case " $ONLY " in *" a2 "*)
+    stressed_cases a2 "a'" "" ""
     ;;
 esac
 
 case " $ONLY " in *" a3 "*)
-    short_duration 1s "10 s" "1 s"
-    dur_s=$dur_txt
+    a3_note=", the current build with -o stress.model=aggregate"
+    [ -n "$base_sha" ] && a3_note="$a3_note, the baseline as is: its memory hog is the detailed one, so the two builds' stats.json differ by the approximation of the mode (docs/design.md)"
     cur_opts="-o stress.model=aggregate"
-    for c in stock patched; do
-        echo "(a'') copybreak-$c-stress, aggregate memory hog, $dur_s ..." >&2
-        eval "load_$c=\$(loadavg)"
-        scenario_bench "a3-$c" "scenarios/imx6q/copybreak-$c-stress.ini" $dur_opt
-    done
+    stressed_cases a3 "a''" ", the memory hog as an aggregate" "$a3_note"
     cur_opts=""
-    base_note=""
-    [ -n "$base_sha" ] && base_note=", the baseline as is: its memory hog is the detailed one, so the two builds' stats.json differ by the approximation of the mode (docs/design.md)"
-    for c in stock patched; do
-        eval "l=\$load_$c"
-        header "(a'') i.MX6Q $c copybreak under stress -m, the memory hog as an aggregate: scenarios/imx6q/copybreak-$c-stress.ini$([ -n "$SHORT" ] && echo " -o scenario.duration=1s" || echo " as is") ($dur_s + 50 ms warm-up), the current build with -o stress.model=aggregate$base_note$short_note; load at start $l; stats.json identical over the runs: $(cat "$out/a3-$c/deterministic")"
-        scenario_rows "a3-$c" 3
-    done
     ;;
 esac
 
