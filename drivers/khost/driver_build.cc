@@ -290,17 +290,15 @@ std::string compiler_version(const std::string& cache_dir)
         return "";
     const std::string line = out.substr(0, out.find('\n'));
     if (!id.empty() && !line.empty()) {
+        const std::string tmp = memo + ".tmp-" + std::to_string(getpid());
         try {
             mkdirs(cache_dir);
+            write_file(tmp, id + "\n" + line + "\n");
+            if (rename(tmp.c_str(), memo.c_str()) != 0)
+                unlink(tmp.c_str());
         } catch (const driver_error&) {
-            return line;  // the build says why the cache cannot be made
+            unlink(tmp.c_str());  // the build says why the cache cannot be written
         }
-        const std::string tmp = memo + ".tmp-" + std::to_string(getpid());
-        std::ofstream o(tmp);
-        o << id << "\n" << line << "\n";
-        o.close();
-        if (!o || rename(tmp.c_str(), memo.c_str()) != 0)
-            unlink(tmp.c_str());
     }
     return line;
 }

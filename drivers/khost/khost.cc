@@ -469,8 +469,6 @@ void kernel::leak_scan()
                                   nullptr, nullptr, nullptr, nullptr, e.first);
 }
 
-// The charge of a cached access the L1 answered in lat: the issue cycles and
-// what it took beyond a hit.
 // What an access the L1 answered in lat took beyond a hit (a hit is
 // pipelined: the issue cycles stand for it).
 static inline tick_t beyond_hit(core& c, tick_t lat)
@@ -479,6 +477,8 @@ static inline tick_t beyond_hit(core& c, tick_t lat)
     return lat > hit ? lat - hit : 0;
 }
 
+// The charge of a cached access the L1 answered in lat: the issue cycles and
+// what it took beyond a hit.
 static inline bool charge_cached(core& c, tick_t lat)
 {
     const tick_t issue = c.clock().cycles(c.config().access_cycles);

@@ -262,7 +262,6 @@ private:
             lockup();
     }
     void lockup();
-    // Runs fn as one unit of work of the soft-lockup watchdog (nested units belong to the outer one).
     // ps of work in context m_ctx and category c, on the core's own time.
     void account(tick_t ps, cat c)
     {
@@ -270,6 +269,7 @@ private:
         m_ctx_ps[(int)m_ctx] += ps;
         m_cat_ps[c] += ps;
     }
+    // Runs fn as one unit of work of the soft-lockup watchdog (nested units belong to the outer one).
     template <typename F> void unit_of_work(F&& fn)
     {
         const bool outer = m_work_start == NO_WORK;

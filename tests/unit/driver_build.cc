@@ -90,15 +90,17 @@ khost::driver_build_config tiny(const std::string& name = "tiny")
     return c;
 }
 
-// A `cc` first in PATH: prints `version` for --version, else runs `body`
-// (the compiler's arguments in "$@").
-void fake_cc(const std::string& version, const std::string& body)
+// A `cc` first in PATH, a shell script: runs `answer` for --version, else
+// `body` (the compiler's arguments in "$@").
+void fake_cc_script(const std::string& answer, const std::string& body)
 {
-    put("bin/cc", "#!/bin/sh\nif [ \"$1\" = --version ]; then echo '" + version + "'; exit 0; fi\n" + body + "\n",
-        0755);
+    put("bin/cc", "#!/bin/sh\nif [ \"$1\" = --version ]; then " + answer + "; exit 0; fi\n" + body + "\n", 0755);
     const std::string path = g_dir + "/bin:" + (getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
     setenv("PATH", path.c_str(), 1);
 }
+
+// The same printing `version` for --version.
+void fake_cc(const std::string& version, const std::string& body) { fake_cc_script("echo '" + version + "'", body); }
 
 } // namespace
 
@@ -244,13 +246,19 @@ START_TEST(test_compiler_version_kept)
     ck_assert(g_file_get_contents(memo.c_str(), &text, nullptr, nullptr));
     ck_assert_str_eq(text, kept.c_str());
     g_free(text);
-    // A compiler that is a script is asked every time (and not kept).
-    fake_cc("cc (fake) 99.0", "exec /usr/bin/cc \"$@\"");
+    // A compiler that is a script is asked every time, and not kept: the
+    // same script, unchanged, answers another version the second time.
+    const std::string ver = put("ccver", "cc (script) 1.0\n");
+    fake_cc_script("cat '" + ver + "'", "exec /usr/bin/cc \"$@\"");
     ck_assert_ptr_nonnull(khost::driver_load(c));
     ck_assert_uint_eq(builds(c.cache_dir).size(), 3);
-    fake_cc("cc (fake) 98.0", "exec /usr/bin/cc \"$@\"");
+    put("ccver", "cc (script) 2.0\n");
     ck_assert_ptr_nonnull(khost::driver_load(c));
     ck_assert_uint_eq(builds(c.cache_dir).size(), 4);
+    text = nullptr;
+    ck_assert(g_file_get_contents(memo.c_str(), &text, nullptr, nullptr));
+    ck_assert_str_eq(text, kept.c_str());  // the real compiler's, untouched
+    g_free(text);
 }
 END_TEST
 
