@@ -23,34 +23,72 @@ const rr_port::env* rr_port::containing(const master& x, tick_t s) const
     return s < it->end ? &*it : nullptr;
 }
 
+// Wait for x's slot in progress at s in its envelope e (one that starts at
+// s included): s moves to its end and g records the slot; false (nothing
+// changed) if there is none left before e ends.
+inline bool rr_port::wait_slot(const env& e, unsigned x, tick_t& s, grant_info& g) const
+{
+    tick_t b = e.grid == s ? s + e.slot
+               : e.grid < s ? e.grid + ((s - e.grid) / e.slot + 1) * e.slot
+                            : s + e.slot;
+    b = std::min(b, e.end);
+    if (b <= s)
+        return false;
+    g.behind = (int)x;
+    g.behind_slot_start = std::max(e.start, b - std::min(b, e.slot));
+    g.behind_maint = e.maint;
+    s = b;
+    return true;
+}
+
 rr_port::grant_info rr_port::grant_contended(unsigned m, tick_t t)
 {
     grant_info g;
     tick_t s = t + m_m[m].debt;
-    uint32_t waited = 0;  // masters whose turn came: the next turn is ours
+    const master& me = m_m[m];
+    // The masters that may still hold the port at s: s only grows, so one
+    // whose bookings all end by s drops out for good.
+    uint32_t cand = 0;
+    for (uint32_t live = m_live & ~(1u << m); live; live &= live - 1) {
+        const unsigned x = (unsigned)__builtin_ctz(live);
+        if (m_m[x].v.back().end > s)
+            cand |= 1u << x;
+    }
+    // Common: at most one other master may hold the port at s, and m's own
+    // latest booking is the only one of its that can (it starts by s). One
+    // round of the loop below then decides: m's own request in progress,
+    // then the other's slot in progress; a second round would move nothing.
+    if (!(cand & (cand - 1)) && (me.v.size() == me.head || me.v.back().start <= s)) {
+        if (me.v.size() != me.head && me.v.back().end > s)
+            s = me.v.back().end;
+        if (cand) {
+            const unsigned x = (unsigned)__builtin_ctz(cand);
+            if (m_m[x].v.back().end > s)
+                if (const env* e = containing(m_m[x], s))
+                    wait_slot(*e, x, s, g);
+        }
+        g.start = s;
+        return g;
+    }
     for (unsigned round = 0; round < 4 * m_m.size(); round++) {
         bool moved = false;
-        if (const env* e = containing(m_m[m], s)) {  // own requests in order
-            s = e->end;
-            moved = true;
-        }
-        for (uint32_t live = m_live & ~waited & ~(1u << m); live; live &= live - 1) {
+        if (me.v.size() != me.head && me.v.back().end > s)
+            if (const env* e = containing(me, s)) {  // own requests in order
+                s = e->end;
+                moved = true;
+            }
+        for (uint32_t live = cand; live; live &= live - 1) {
             const unsigned x = (unsigned)__builtin_ctz(live);
-            if (m_m[x].v.back().end <= s)
+            if (m_m[x].v.back().end <= s) {
+                cand &= ~(1u << x);
                 continue;
+            }
             const env* e = containing(m_m[x], s);
             if (!e)
                 continue;
-            // Wait for the slot in progress (one that starts at s included).
-            tick_t b = e->grid <= s ? e->grid + ((s - e->grid) / e->slot + 1) * e->slot : s + e->slot;
-            b = std::min(b, e->end);
-            if (b <= s)
+            if (!wait_slot(*e, x, s, g))
                 continue;
-            waited |= 1u << x;
-            g.behind = (int)x;
-            g.behind_slot_start = std::max(e->start, b - std::min(b, e->slot));
-            g.behind_maint = e->maint;
-            s = b;
+            cand &= ~(1u << x);  // its turn came: the next turn is ours
             moved = true;
         }
         if (!moved)

@@ -125,6 +125,7 @@ private:
     // Envelope of x containing time s, or nullptr.
     const env* containing(const master& x, tick_t s) const;
     grant_info grant_contended(unsigned m, tick_t t);
+    bool wait_slot(const env& e, unsigned x, tick_t& s, grant_info& g) const;
     void commit_general(unsigned m, tick_t s, tick_t hold, tick_t slot, bool maint);
     // Some master other than m has a booking ending after s.
     bool others_after(unsigned m, tick_t s) const
