@@ -63,22 +63,13 @@ public:
     int find(uint64_t pa) const
     {
         const uint64_t key = line_of(pa) + 1;
-        const unsigned set = set_of(pa);
-        // A per-set signature of the resident tags rejects most absent lines
-        // without scanning the ways (maintenance of invalidated buffers).
-        if (!(m_sig[set] & sig_bit(key)))
-            return -1;
-        const size_t base = (size_t)set * m_assoc;
-        for (unsigned w = 0; w < m_assoc; w++)
-            if (m_tag[base + w] == key)
-                return (int)(base + w);
-        return -1;
+        return find_at(set_of(pa), key, sig_index(key));
     }
 
     // Slot to (re)use for pa's line: an invalid way first, else the policy's victim.
-    [[gnu::always_inline]] int victim(uint64_t pa)
+    [[gnu::always_inline]] int victim(uint64_t pa) { return victim_in(set_of(pa)); }
+    [[gnu::always_inline]] int victim_in(unsigned set)
     {
-        const unsigned set = set_of(pa);
         const size_t base = (size_t)set * m_assoc;
         if (m_set_valid[set] < m_assoc)
             for (unsigned w = 0; w < m_assoc; w++)
@@ -137,22 +128,35 @@ public:
     bool dirty(int slot) const { return m_flags[slot] & LINE_DIRTY; }
     [[gnu::always_inline]] void install(int slot, uint64_t pa, uint8_t f)
     {
-        const unsigned set = set_of(pa);  // slot is in pa's set (victim(pa) or find(pa))
+        // slot is in pa's set (victim(pa) or find(pa))
         const uint64_t key = line_of(pa) + 1;
-        if (m_tag[slot]) {
-            m_region_count[region_bucket(addr(slot))]--;
-            unsign(set, m_slot_sig[slot]);
-        } else {
-            m_valid++;
-            m_set_valid[set]++;
+        install_at(slot, set_of(pa), key, pa, sig_index(key), f);
+    }
+    // Whole-line write allocation of the n consecutive lines from
+    // line-aligned pa, in address order: for each, what find() and then
+    // touch() and flags f (present), or victim(), evict(k, slot) for a valid
+    // victim (k: the line's index) and install(slot, line, f) do, line by
+    // line. evict may change the victim's flags, not the tags. Returns the
+    // number of lines that were present.
+    template <class F> uint64_t write_lines(uint64_t pa, uint64_t n, uint8_t f, F&& evict)
+    {
+        uint64_t key = line_of(pa) + 1, present = 0;
+        unsigned set = set_of(pa);
+        for (uint64_t k = 0; k < n; k++, key++, set = (set + 1) & (m_sets - 1)) {
+            const uint8_t b = sig_index(key);
+            int slot = find_at(set, key, b);
+            if (slot >= 0) {
+                touch(slot);
+                m_flags[slot] = f;
+                present++;
+                continue;
+            }
+            slot = victim_in(set);
+            if (m_tag[slot])
+                evict(k, slot);
+            install_at(slot, set, key, (key - 1) << m_line_shift, b, f);
         }
-        m_tag[slot] = key;
-        m_region_count[region_bucket(pa)]++;
-        const uint8_t b = sig_index(key);
-        m_slot_sig[slot] = b;
-        sign(set, b);
-        m_flags[slot] = f;
-        touch(slot);
+        return present;
     }
     void drop(int slot)
     {
@@ -214,6 +218,39 @@ private:
         return (unsigned)((r ^ (r >> 13)) & (REGION_BUCKETS - 1));
     }
 
+    // find() of the line whose tag key is key (line number + 1), in its set,
+    // b = sig_index(key).
+    [[gnu::always_inline]] int find_at(unsigned set, uint64_t key, uint8_t b) const
+    {
+        // A per-set signature of the resident tags rejects most absent lines
+        // without scanning the ways (maintenance of invalidated buffers).
+        if (!(m_sig[set] & (1ull << b)))
+            return -1;
+        const size_t base = (size_t)set * m_assoc;
+        for (unsigned w = 0; w < m_assoc; w++)
+            if (m_tag[base + w] == key)
+                return (int)(base + w);
+        return -1;
+    }
+    // install() of the line at pa, tag key key (line number + 1), in its
+    // set, b = sig_index(key).
+    [[gnu::always_inline]] void install_at(int slot, unsigned set, uint64_t key, uint64_t pa, uint8_t b, uint8_t f)
+    {
+        if (m_tag[slot]) {
+            m_region_count[region_bucket(addr(slot))]--;
+            unsign(set, m_slot_sig[slot]);
+        } else {
+            m_valid++;
+            m_set_valid[set]++;
+        }
+        m_tag[slot] = key;
+        m_region_count[region_bucket(pa)]++;
+        m_slot_sig[slot] = b;
+        sign(set, b);
+        m_flags[slot] = f;
+        touch(slot);
+    }
+
     // Tag signature: one of 64 bits chosen from the line number's high bits
     // (the low bits are the set index, equal within a set).
     uint8_t sig_index(uint64_t key) const
@@ -221,7 +258,6 @@ private:
         const uint64_t k = key >> m_set_bits;
         return (uint8_t)((k ^ (k >> 6) ^ (k >> 12)) & 63);
     }
-    uint64_t sig_bit(uint64_t key) const { return 1ull << sig_index(key); }
     // A valid slot's signature bit b into / out of its set's signature:
     // each set counts the valid ways per bit.
     void sign(unsigned set, unsigned b)
@@ -239,7 +275,7 @@ private:
     replacement_kind m_repl;
     rng m_rng;
     std::vector<uint64_t> m_tag;  // line number + 1; 0 = invalid
-    std::vector<uint64_t> m_sig;  // per set: OR of sig_bit() of the valid tags
+    std::vector<uint64_t> m_sig;  // per set: OR of 1 << sig_index() of the valid tags
     std::vector<uint8_t> m_slot_sig;   // per valid slot: sig_index() of its tag
     std::vector<uint8_t> m_sig_count;  // per set and signature bit: valid ways with that bit
     std::vector<uint8_t> m_set_valid;  // per set: valid ways

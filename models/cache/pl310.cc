@@ -134,8 +134,8 @@ tick_t pl310::drained_at(tick_t t) const
     }
     // The aggregate hog's pages: the latest flight started at or before t.
     for (size_t k = m_fr_head; k < m_flight_runs.size(); k++) {
-        const slot_run& r = m_flight_runs[k];
-        if (r.start > t || r.end() <= m)
+        const slot_run& r = m_flight_runs[k].r;
+        if (r.start > t || m_flight_runs[k].end <= m)
             continue;
         m = std::max(m, r.slot_start(r.last_started(t)) + r.busy);
     }
@@ -156,7 +156,9 @@ tick_t pl310::quiet_until(tick_t a) const
             r = std::min(r, it->start);
     }
     for (size_t k = m_fr_head; k < m_flight_runs.size(); k++) {
-        const slot_run& f = m_flight_runs[k];
+        const slot_run& f = m_flight_runs[k].r;
+        if (m_flight_runs[k].end <= a)  // its last flight started before a
+            continue;
         if (a < f.start) {
             r = std::min(r, f.start);
         } else {
@@ -405,26 +407,28 @@ tick_t pl310::zero_aggregate(uint64_t pa, unsigned len, tick_t t, uint8_t master
     // goes out through the detailed write-back at the line's slot.
     uint64_t ev = 0;
     const bool backed = m_mem.is_backed(lpa0) || m_mem.is_backed(lpa0 + (n - 1) * lb);  // the hog's never are
-    for (uint64_t k = 0; k < n; k++) {
-        const uint64_t lpa = lpa0 + k * lb;
-        int slot = m_arr.find(lpa);
-        if (slot >= 0) {
-            m_stats.write_hits++;
-            m_arr.touch(slot);
-            m_arr.set_flags(slot, LINE_DIRTY);
-        } else {
-            m_stats.write_allocs++;
-            slot = m_arr.victim(lpa);
-            if (m_arr.valid(slot) && m_arr.dirty(slot)) {
-                if (m_mem.is_backed(m_arr.addr(slot)))
-                    writeback(slot, s0 + k * port, master);
-                else
-                    ev++;
-            }
-            m_arr.install(slot, lpa, LINE_DIRTY);
+    // In chunks of at most one line per set: a chunk's lines never evict
+    // each other, so the zeros of those in the backed window (a page
+    // overlapping it) can be written after the chunk's state changes.
+    const uint64_t chunk = backed ? m_arr.sets() : n;
+    for (uint64_t c = 0; c < n; c += chunk) {
+        const uint64_t cn = std::min(chunk, n - c), ca = lpa0 + c * lb;
+        const uint64_t present = m_arr.write_lines(ca, cn, LINE_DIRTY, [&](uint64_t k, int slot) {
+            if (!m_arr.dirty(slot))
+                return;
+            if (m_mem.is_backed(m_arr.addr(slot)))
+                writeback(slot, s0 + (c + k) * port, master);
+            else
+                ev++;
+        });
+        m_stats.write_hits += present;
+        m_stats.write_allocs += cn - present;
+        for (uint64_t k = 0; backed && k < cn; k++) {
+            const uint64_t lpa = ca + k * lb;
+            const int slot = m_arr.find(lpa);
+            if (slot >= 0 && m_mem.is_backed(lpa))
+                std::memset(m_arr.data(slot), 0, lb);
         }
-        if (backed && m_mem.is_backed(lpa))
-            std::memset(m_arr.data(slot), 0, lb);
     }
     // Timing (the buffer entries still taken by earlier evictions when the
     // block starts are not waited for: at most one round). An eviction
@@ -464,7 +468,7 @@ tick_t pl310::zero_aggregate(uint64_t pa, unsigned len, tick_t t, uint8_t master
             m_eb[i].book_run(e);
         }
         m_eb_runs = true;
-        while (m_fr_head < m_flight_runs.size() && m_flight_runs[m_fr_head].end() + m_horizon < s0)
+        while (m_fr_head < m_flight_runs.size() && m_flight_runs[m_fr_head].end + m_horizon < s0)
             m_fr_head++;
         if (m_fr_head > 64 && m_fr_head * 2 > m_flight_runs.size()) {
             m_flight_runs.erase(m_flight_runs.begin(), m_flight_runs.begin() + (long)m_fr_head);
@@ -472,8 +476,8 @@ tick_t pl310::zero_aggregate(uint64_t pa, unsigned len, tick_t t, uint8_t master
         }
         slot_run fl = ev_run;
         fl.busy = f0;
-        m_flight_runs.push_back(fl);
-        m_inflight_max_end = std::max(m_inflight_max_end, fl.end());
+        m_flight_runs.push_back(flight_run{fl, fl.end()});
+        m_inflight_max_end = std::max(m_inflight_max_end, m_flight_runs.back().end);
         m_longest_flight = std::max(m_longest_flight, f0);
         m_last_flight[pm] = f0;
         m_stats.writebacks += ev;

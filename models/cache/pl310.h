@@ -180,8 +180,13 @@ private:
     };
     flight_list m_inflight[mem::MASTER_COUNT];
     // The aggregate hog's evictions in flight, one record per page: flight j
-    // starts at slot_start(j) and takes busy ps.
-    std::vector<slot_run> m_flight_runs;  // in booking order; [0, m_fr_head) forgotten
+    // starts at r.slot_start(j) and takes r.busy ps; end = r.end(), kept
+    // (two divisions each time otherwise, for every record a drain looks at).
+    struct flight_run {
+        slot_run r;
+        tick_t end;
+    };
+    std::vector<flight_run> m_flight_runs;  // in booking order; [0, m_fr_head) forgotten
     bool m_eb_runs = false;               // zero_aggregate() has booked runs in the eviction buffer
     size_t m_fr_head = 0;
     uint64_t m_agg_pages = 0, m_agg_line_lines = 0;  // see aggregate_blocks()
