@@ -91,7 +91,9 @@ tick_t pl310::book_port(tick_t t, tick_t dur, uint8_t master)
 {
     m_inflight_max_end = std::max(m_inflight_max_end, end);
     m_longest_flight = std::max(m_longest_flight, end - start);
-    flight_list& l = m_inflight[master < mem::MASTER_COUNT ? master : (uint8_t)mem::MASTER_OTHER];
+    const unsigned pm = port_master(master);
+    m_flight_masters |= 1u << pm;
+    flight_list& l = m_inflight[pm];
     l.max_end = std::max(l.max_end, end);
     if (l.v.size() == l.head || l.v.back().start <= start) {
         l.v.push_back({start, end});
@@ -119,7 +121,8 @@ tick_t pl310::drained_at(tick_t t) const
     // Per master: scan back from the last flight started at or before t until
     // flights are older than the longest one seen (none of those is in flight).
     tick_t m = t;
-    for (const flight_list& l : m_inflight) {
+    for (uint32_t ms = m_flight_masters; ms; ms &= ms - 1) {
+        const flight_list& l = m_inflight[__builtin_ctz(ms)];
         if (l.v.size() == l.head || l.max_end <= m)  // none of its flights ends later
             continue;
         auto it = std::upper_bound(l.v.begin() + (long)l.head, l.v.end(), t,
@@ -149,7 +152,8 @@ tick_t pl310::quiet_until(tick_t a) const
     if (drained_at(a) != a)
         return a;
     tick_t r = ~(tick_t)0;
-    for (const flight_list& l : m_inflight) {
+    for (uint32_t ms = m_flight_masters; ms; ms &= ms - 1) {
+        const flight_list& l = m_inflight[__builtin_ctz(ms)];
         auto it = std::upper_bound(l.v.begin() + (long)l.head, l.v.end(), a,
                                    [](tick_t x, const flight& f) { return x < f.start; });
         if (it != l.v.end())
@@ -318,6 +322,33 @@ __attribute__((noinline)) tick_t pl310::access_lines(tlm::tlm_generic_payload& g
         const unsigned off = (unsigned)(a - lpa);
         const unsigned n = std::min<uint64_t>(lb - off, addr + len - a);
         uint8_t* p = data ? data + (a - addr) : nullptr;
+        if (own) {
+            // The rest of an own burst past the backed window (the hog's
+            // pages): what the lines below would do, the cache state through
+            // write_lines. Each line starts when the previous one released
+            // the port, a dirty victim's eviction delaying its release.
+            const uint64_t end = ((addr + len - 1) | (lb - 1)) + 1, nl = (end - lpa) / lb;
+            if (end <= m_mem.base() || lpa >= m_mem.base() + m_mem.backed()) {
+                tick_t cur = at;  // when line `next` starts
+                uint64_t next = 0;
+                const uint64_t present = m_arr.write_lines(lpa, nl, LINE_DIRTY, [&](uint64_t k, int slot) {
+                    if (!m_arr.dirty(slot))
+                        return;
+                    cur += (k - next) * port;
+                    own_last = cur;
+                    cur = writeback(slot, cur, x.master) + port;
+                    next = k + 1;
+                });
+                if (next < nl) {
+                    cur += (nl - next) * port;
+                    own_last = cur - port;
+                }
+                m_stats.write_hits += present;
+                m_stats.write_allocs += nl - present;
+                at = done = cur;
+                break;
+            }
+        }
         const tick_t s = own ? at : grant_port(at, x.master).start;
         // A victim waiting for an eviction-buffer entry stalls the request
         // in the port: the port is released `port` after the victim is out.
@@ -621,9 +652,18 @@ tick_t pl310::reg_write_lines(uint32_t offset, uint64_t pa, unsigned n, tick_t t
     const unsigned pm = port_master(master);
     if (n == 0)
         return t;
+    // One operation as reg_write() does it (a line operation of a PL310
+    // straight to maint_line()), the register written at `at`.
+    const bool line_reg = m_cfg.kind == l2_kind::pl310 &&
+                          (offset == pl310_reg::INV_LINE_PA || offset == pl310_reg::CLEAN_LINE_PA ||
+                           offset == pl310_reg::CLEAN_INV_LINE_PA);
+    auto one = [&](uint64_t a, tick_t at) {
+        return line_reg ? maint_line(offset, (uint32_t)a, at + rw, done, master)
+                        : reg_write(offset, (uint32_t)a, at, done, master);
+    };
     // The first operation waits like any other. acc: when the latest one was
     // accepted (it started); e: when it ends.
-    tick_t acc = reg_write(offset, (uint32_t)pa, t, done, master);
+    tick_t acc = one(pa, t);
     tick_t e = *done;
     unsigned k = 1;
     // The latest one-by-one operation started later than it could have: it
@@ -680,7 +720,7 @@ tick_t pl310::reg_write_lines(uint32_t offset, uint64_t pa, unsigned n, tick_t t
                 break;
         }
         const tick_t ready = std::max(e, acc + rw);
-        acc = reg_write(offset, (uint32_t)(pa + (uint64_t)k * lb), acc, done, master);
+        acc = one(pa + (uint64_t)k * lb, acc);
         contended = acc > ready;
         e = *done;
         k++;

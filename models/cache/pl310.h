@@ -179,6 +179,7 @@ private:
         tick_t max_end = 0;  // latest end of any flight noted
     };
     flight_list m_inflight[mem::MASTER_COUNT];
+    uint32_t m_flight_masters = 0;  // bit per master that has noted a flight
     // The aggregate hog's evictions in flight, one record per page: flight j
     // starts at r.slot_start(j) and takes r.busy ps; end = r.end(), kept
     // (two divisions each time otherwise, for every record a drain looks at).

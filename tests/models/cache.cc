@@ -641,6 +641,61 @@ START_TEST(test_line_burst_with_other_master_equals_loop)
 }
 END_TEST
 
+// A burst of whole-line writes past the backed window (the memory hog's
+// page zeroing), which once it owns the port goes through
+// cache_array::write_lines, books what the same lines written one request
+// at a time book: the same end, the same evictions (dirty lines of the
+// backed window among the victims, written back with their data) and waits,
+// the same L2 state, and another master's next request gets the port at the
+// same time.
+START_TEST(test_unbacked_burst_equals_lines)
+{
+    sc_core::sc_report_handler::set_actions(sc_core::SC_ID_INSTANCE_EXISTS_, sc_core::SC_DO_NOTHING);
+    hierarchy h1(small_cfg(2)), h2(small_cfg(2));
+    elaborate();
+    const uint64_t unbacked = h1.mem.base() + h1.mem.backed();
+    ck_assert_uint_ge(h1.mem.size(), h1.mem.backed() + (4u << 20));
+    const uint64_t b = BASE + 0x100000, u = unbacked + 0x100000;
+    struct result {
+        tick_t end, other;
+        l2_stats st;
+    };
+    auto run = [&](hierarchy& h, bool burst) {
+        tick_t t = line_writes(h, 1, b, 64 * 1024, 0);             // dirty lines of the backed window
+        std::memset(h.mem.dram_view(b), 0x5A, 64 * 1024);         // DRAM differs until written back
+        t = line_writes(h, 1, u, 512 * 1024, t + PS_PER_US);       // hog lines, dirty
+        const tick_t t0 = t + 10 * PS_PER_US;
+        const uint64_t w = u + 256 * 1024, len = 1 << 20;          // half of them present
+        tick_t end = t0;
+        if (burst) {
+            end = line_writes(h, 1, w, (unsigned)len, t0);
+        } else {
+            for (uint64_t a = w; a < w + len; a += 32)
+                end = line_writes(h, 1, a, 32, end);
+        }
+        const tick_t other = line_writes(h, 0, BASE + 0x300000, 32, t0 + PS_PER_US);
+        return result{end, other, h.l2.stats()};
+    };
+    const result r1 = run(h1, true), r2 = run(h2, false);
+    ck_assert_uint_eq(r1.end, r2.end);
+    ck_assert_uint_eq(r1.other, r2.other);
+    ck_assert_uint_gt(r1.st.write_hits, 1000);
+    ck_assert_uint_gt(r1.st.writebacks, 5000);
+    ck_assert_uint_eq(r1.st.write_hits, r2.st.write_hits);
+    ck_assert_uint_eq(r1.st.write_allocs, r2.st.write_allocs);
+    ck_assert_uint_eq(r1.st.writebacks, r2.st.writebacks);
+    ck_assert_uint_eq(r1.st.eb_wait_ps, r2.st.eb_wait_ps);
+    ck_assert_uint_eq(r1.st.port_wait_ps, r2.st.port_wait_ps);
+    // The backed window's lines went back with their data (zeros), alike.
+    ck_assert_mem_eq(h1.mem.dram_view(b), h2.mem.dram_view(b), 64 * 1024);
+    ck_assert_uint_eq(h1.mem.dram_view(b)[0], 0);
+    for (uint64_t a = b; a < b + 64 * 1024; a += 32)
+        ck_assert(h1.l2.present(a) == h2.l2.present(a) && h1.l2.is_dirty(a) == h2.l2.is_dirty(a));
+    for (uint64_t a = u; a < u + 1536 * 1024; a += 32)
+        ck_assert(h1.l2.present(a) == h2.l2.present(a) && h1.l2.is_dirty(a) == h2.l2.is_dirty(a));
+}
+END_TEST
+
 Suite* suite_cache(void)
 {
     Suite* s = suite_create("cache");
@@ -658,6 +713,7 @@ Suite* suite_cache(void)
     tcase_add_test(tc, test_pl310_op_blocks_other_core);
     tcase_add_test(tc, test_range_helper_counts_2033);
     tcase_add_test(tc, test_line_burst_equals_loop);
+    tcase_add_test(tc, test_unbacked_burst_equals_lines);
     tcase_add_test(tc, test_line_burst_with_other_master_equals_loop);
     tcase_add_test(tc, test_eviction_buffer_paces_dirty_victims);
     tcase_add_test(tc, test_maintenance_alternates_with_streaming_writer);
