@@ -1,5 +1,4 @@
 #include "common/timeline.h"
-#include <algorithm>
 
 namespace models {
 
@@ -76,11 +75,10 @@ tick_t timeline::fit_intervals(tick_t t, tick_t need) const
     return s;
 }
 
-tick_t slot_run::fit(tick_t s, tick_t need) const
+tick_t slot_run::fit(tick_t s, tick_t need, tick_t e) const
 {
     if (n == 0 || s + need <= start)
         return s;
-    const tick_t e = end();
     if (s >= e)
         return s;
     uint64_t j;
@@ -116,9 +114,13 @@ tick_t timeline::fit_runs(tick_t t, tick_t dur) const
     for (;;) {
         const tick_t s = fit_intervals(t, need);
         tick_t u = s;
-        for (size_t k = m_run_head; k < m_runs.size(); k++)
-            if (u < m_runs[k].end)
-                u = m_runs[k].r.fit(u, need);
+        for (size_t k = m_run_head; k < m_runs.size(); k++) {
+            const run& x = m_runs[k];
+            if (m_runs_sorted && u + need <= x.r.start)
+                break;  // it and every later one start after [u, u + need): fit() keeps u
+            if (u < x.end)
+                u = x.r.fit(u, need, x.end);
+        }
         if (u == s)
             return s;
         t = u;  // moved past a run: look at everything again from there
@@ -138,6 +140,8 @@ void timeline::book_run(const slot_run& r)
         m_runs.erase(m_runs.begin(), m_runs.begin() + (long)m_run_head);
         m_run_head = 0;
     }
+    if (!m_runs.empty() && r.start < m_runs.back().r.start)
+        m_runs_sorted = false;
     m_runs.push_back(run{r, end});
     m_has_runs = true;
 }

@@ -41,8 +41,9 @@ struct slot_run {
         const uint64_t j = r * m + i;
         return j < n ? j : n - 1;
     }
-    // First s' >= s such that [s', s' + need) meets none of the slots.
-    tick_t fit(tick_t s, tick_t need) const;
+    // First s' >= s such that [s', s' + need) meets none of the slots;
+    // e = end() (the caller keeps it).
+    tick_t fit(tick_t s, tick_t need, tick_t e) const;
 };
 
 class timeline {
@@ -99,6 +100,7 @@ public:
         m_runs.clear();
         m_run_head = 0;
         m_has_runs = false;
+        m_runs_sorted = true;
     }
     // Book the slots of r as one record, where the caller computed them.
     // Runs older than the horizon are forgotten as intervals are.
@@ -142,6 +144,10 @@ private:
     std::vector<run> m_runs;  // in booking order; m_runs[0..m_run_head) are forgotten
     size_t m_run_head = 0;
     bool m_has_runs = false;
+    // Every run booked since clear() starts no earlier than the one booked
+    // before it (one booker's runs in its time order): those starting after
+    // a time are a suffix, which fit_runs() need not look at.
+    bool m_runs_sorted = true;
     size_t m_head = 0;     // m_iv[0..m_head) are dead
     tick_t m_horizon;
     tick_t m_prune_after = NEVER;

@@ -1,5 +1,7 @@
 // Shared-resource timeline: first-fit booking under out-of-order arrivals.
 #include "tests/lib.h"
+#include <vector>
+#include <utility>
 #include "common/timeline.h"
 
 using models::timeline;
@@ -106,12 +108,65 @@ START_TEST(test_run_equals_its_slots)
 }
 END_TEST
 
+// Several runs on one timeline, booked in their time order (those starting
+// after a request are skipped as a suffix) and out of it (every run looked
+// at): each answers book() and free_at() as all their slots booked one by
+// one as intervals.
+START_TEST(test_runs_equal_their_slots)
+{
+    using models::slot_run;
+    uint64_t rng = 777;
+    auto next = [&rng](uint64_t n) {
+        rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+        return (rng >> 33) % n;
+    };
+    for (bool in_order : {true, false}) {
+        for (int trial = 0; trial < 40; trial++) {
+            // Eight runs one after another (rounds of 1 to 4 slots), gaps between them.
+            std::vector<slot_run> runs;
+            uint64_t t0 = 1000;
+            for (int i = 0; i < 8; i++) {
+                slot_run r;
+                r.m = 1 + next(4);
+                r.busy = 5 + next(20);
+                r.spacing = r.m > 1 ? r.busy + next(10) : 0;
+                r.round = (r.m - 1) * r.spacing + r.busy + 1 + next(60);
+                r.n = 1 + next(30);
+                r.start = t0;
+                runs.push_back(r);
+                t0 = r.end() + next(200);
+            }
+            timeline a(1ull << 40), b(1ull << 40);
+            if (!in_order)
+                std::swap(runs[1], runs[6]);
+            for (const slot_run& r : runs) {
+                a.book_run(r);
+                for (uint64_t j = 0; j < r.n; j++)
+                    ck_assert_uint_eq(b.book(r.slot_start(j), r.busy), r.slot_start(j));
+            }
+            for (int k = 0; k < 200; k++) {
+                const uint64_t t = 900 + next(t0 - 800), dur = next(120);
+                if (next(4) == 0) {
+                    ck_assert_uint_eq(a.free_at(t), b.free_at(t));
+                } else {
+                    const uint64_t sa = a.book(t, dur), sb = b.book(t, dur);
+                    ck_assert_msg(sa == sb, "%s: book(%llu, %llu) = %llu, slots as intervals %llu",
+                                  in_order ? "in order" : "out of order", (unsigned long long)t,
+                                  (unsigned long long)dur, (unsigned long long)sa, (unsigned long long)sb);
+                }
+            }
+        }
+    }
+}
+END_TEST
+
 Suite* suite_timeline(void)
 {
     Suite* s = suite_create("timeline");
     TCase* tc = tests_tcase("core", TEST_TIMEOUT_UNIT);
     tcase_add_test(tc, test_in_order_serialises);
     tcase_add_test(tc, test_run_equals_its_slots);
+    tcase_add_test(tc, test_runs_equal_their_slots);
     tcase_add_test(tc, test_out_of_order_fills_gap);
     tcase_add_test(tc, test_zero_length_is_first_idle);
     tcase_add_test(tc, test_horizon_prunes);
