@@ -64,6 +64,17 @@ START_TEST(test_horizon_prunes_late_booking)
 }
 END_TEST
 
+// A small seeded generator of request times and lengths.
+struct lcg {
+    uint64_t x;
+    explicit lcg(uint64_t seed) : x(seed) {}
+    uint64_t below(uint64_t n)
+    {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        return (x >> 33) % n;
+    }
+};
+
 // A run (slot_run) booked as one record answers book() and free_at() as
 // its slots booked one by one as intervals would: random requests, in and
 // around runs of every shape (a plain period with gaps, rounds of four with
@@ -71,11 +82,8 @@ END_TEST
 START_TEST(test_run_equals_its_slots)
 {
     using models::slot_run;
-    uint64_t rng = 12345;
-    auto next = [&rng](uint64_t n) {
-        rng = rng * 6364136223846793005ull + 1442695040888963407ull;
-        return (rng >> 33) % n;
-    };
+    lcg rng(12345);
+    auto next = [&rng](uint64_t n) { return rng.below(n); };
     const slot_run shapes[] = {
         {1000, 25, 0, 10, 40, 1},     // period 25, busy 10
         {1000, 102, 15, 15, 37, 4},   // rounds of 4 slots 15 apart (back to back), every 102
@@ -115,11 +123,8 @@ END_TEST
 START_TEST(test_runs_equal_their_slots)
 {
     using models::slot_run;
-    uint64_t rng = 777;
-    auto next = [&rng](uint64_t n) {
-        rng = rng * 6364136223846793005ull + 1442695040888963407ull;
-        return (rng >> 33) % n;
-    };
+    lcg rng(777);
+    auto next = [&rng](uint64_t n) { return rng.below(n); };
     for (bool in_order : {true, false}) {
         for (int trial = 0; trial < 40; trial++) {
             // Eight runs one after another (rounds of 1 to 4 slots), gaps between them.
