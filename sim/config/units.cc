@@ -1,5 +1,7 @@
 #include "sim/config/units.h"
+#include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -254,6 +256,20 @@ std::string lower(std::string s)
     return s;
 }
 
+// Significant digits of the shortest decimal that reads back as v (1 for
+// infinities and NaN).
+int shortest_digits(double v)
+{
+    if (!std::isfinite(v))
+        return 1;
+    char buf[64];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
+    int d = 0;
+    for (const char* c = buf; c < r.ptr && *c != 'e'; c++)
+        d += *c >= '0' && *c <= '9';
+    return std::max(d, 1);
+}
+
 } // namespace
 
 std::string shortest_number(double v)
@@ -263,7 +279,11 @@ std::string shortest_number(double v)
         std::snprintf(buf, sizeof buf, "%.0f", v);  // whole numbers without exponent
         return buf;
     }
-    for (int p = 1; p <= 17; p++) {  // shortest text that reads back as v
+    // The fewest significant digits p for which %.*g reads back as v. No
+    // decimal with fewer digits than std::to_chars's shortest round trip
+    // (d) reads back as v, so p starts at d: the same text as counting from
+    // 1, with one or two conversions instead of up to 17.
+    for (int p = shortest_digits(v); p <= 17; p++) {
         std::snprintf(buf, sizeof buf, "%.*g", p, v);
         if (std::strtod(buf, nullptr) == v)
             break;

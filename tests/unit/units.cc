@@ -1,6 +1,9 @@
 // Unit strings: parsing of every kind, the errors, and format/parse round trips.
 #include "tests/lib.h"
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <string>
 #include "sim/config/registry.h"
 #include "sim/config/units.h"
@@ -90,6 +93,51 @@ START_TEST(test_time)
     bad(param_kind::time, "1cycle", "CPU clock");
     bad(param_kind::time, "1.5cycles", "whole", 996e6);
     bad(param_kind::time, "3min", "unknown unit 'min'");
+}
+END_TEST
+
+// shortest_number's definition: whole numbers below 1e15 with %.0f, else
+// the fewest significant digits (1..17) whose %.*g text reads back as v.
+static std::string shortest_by_definition(double v)
+{
+    char buf[64];
+    if (v == std::floor(v) && std::fabs(v) < 1e15) {
+        std::snprintf(buf, sizeof buf, "%.0f", v);
+        return buf;
+    }
+    for (int p = 1; p <= 17; p++) {
+        std::snprintf(buf, sizeof buf, "%.*g", p, v);
+        if (std::strtod(buf, nullptr) == v)
+            break;
+    }
+    return buf;
+}
+
+// The same text as the definition for chosen values (decimal fractions,
+// percentages, powers of ten at the edges of %g's exponent rule, the limits
+// of double, infinities, NaN) and for 40 000 doubles of every exponent
+// (random bit patterns) and of the magnitudes a run's series hold.
+START_TEST(test_shortest_number)
+{
+    const double chosen[] = {0.1, 0.2, 0.3, 1.0 / 3, 2.0 / 3, 99.8660682, 0.001, 1e-4, 1e-5, 123456.5,
+                             1234567.5, 1e15, 1e16, 1.5e15, 9.999999999999999e22, 1e23, 5e-324,
+                             2.2250738585072014e-308, 1.7976931348623157e308, -0.5, -1e-7,
+                             INFINITY, -INFINITY, NAN, 0.0, -0.0, 4.35, 2.675, 1e21, 1e-310};
+    for (double v : chosen)
+        ck_assert_str_eq(sim::shortest_number(v).c_str(), shortest_by_definition(v).c_str());
+    uint64_t x = 0x9E3779B97F4A7C15ull;
+    for (int i = 0; i < 40000; i++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        double v;
+        if (i % 2) {
+            uint64_t bits = x ^ (x >> 29);
+            std::memcpy(&v, &bits, sizeof v);
+        } else {
+            v = (double)(x >> 11) / (double)(1ull << 53) * std::pow(10.0, (double)(i % 15) - 4);
+        }
+        const std::string got = sim::shortest_number(v), want = shortest_by_definition(v);
+        ck_assert_msg(got == want, "%a: '%s', by definition '%s'", v, got.c_str(), want.c_str());
+    }
 }
 END_TEST
 
@@ -214,6 +262,7 @@ Suite* suite_units(void)
     tcase_add_test(tc, test_rates);
     tcase_add_test(tc, test_time);
     tcase_add_test(tc, test_plain_numbers);
+    tcase_add_test(tc, test_shortest_number);
     tcase_add_test(tc, test_boolean_and_choice);
     tcase_add_test(tc, test_format);
     tcase_add_test(tc, test_addresses);
