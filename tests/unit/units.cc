@@ -123,8 +123,10 @@ START_TEST(test_shortest_number)
                              1234567.5, 1e15, 1e16, 1.5e15, 9.999999999999999e22, 1e23, 5e-324,
                              2.2250738585072014e-308, 1.7976931348623157e308, -0.5, -1e-7,
                              INFINITY, -INFINITY, NAN, 0.0, -0.0, 4.35, 2.675, 1e21, 1e-310};
-    for (double v : chosen)
-        ck_assert_str_eq(sim::shortest_number(v).c_str(), shortest_by_definition(v).c_str());
+    for (double v : chosen) {
+        const std::string got = sim::shortest_number(v), want = shortest_by_definition(v);
+        ck_assert_str_eq(got.c_str(), want.c_str());
+    }
     uint64_t x = 0x9E3779B97F4A7C15ull;
     for (int i = 0; i < 40000; i++) {
         x = x * 6364136223846793005ull + 1442695040888963407ull;
