@@ -26,8 +26,11 @@
 #                     BASELINE=REV): REV is checked out in a git worktree at
 #                     bench/out/baseline-SHORT/src and built out of tree in
 #                     bench/out/baseline-SHORT/build with the current build's
-#                     configure options (kept and reused while it is the same
-#                     commit; make clean-bench removes both), its driver builds
+#                     configure options, profile-guided (make pgo) when REV
+#                     has that target, as ./bootstrap builds (kept and reused
+#                     while it is the same commit; make clean-bench removes
+#                     both; the results give both programs' --version, which
+#                     says "profile-guided build"), its driver builds
 #                     in bench/out/baseline-SHORT/cache (its own FECSIM_CACHE).
 #                     Each benchmark then runs both builds in turn, baseline
 #                     first (A B A B ...), each on its own tree's scenario
@@ -178,7 +181,9 @@ if [ -n "$BASELINE" ]; then
     base_bin=$base_build/sim/fecsim
     base_log=$bdir/build.log
     # The build is reused when its stamp names this commit (written last).
-    if [ "$(cat "$bdir/built" 2>/dev/null)" != "$base_sha" ] || [ ! -x "$base_bin" ]; then
+    # The baseline is built profile-guided (make pgo) when it has that target,
+    # as ./bootstrap builds; the stamp says so beside the commit.
+    if [ "$(cat "$bdir/built" 2>/dev/null)" != "$base_sha pgo" ] || [ ! -x "$base_bin" ]; then
         build_fail()
         {
             echo "$0: cannot build the baseline BASELINE=$BASELINE (git $base_short, \"$base_subject\"): $1; see $base_log" >&2
@@ -216,16 +221,19 @@ if [ -n "$BASELINE" ]; then
                 build_fail "configure failed"
             echo "$base_sha" >"$bdir/configured"
         fi
-        # A make of its own, not a sub-make of the make that runs this script.
-        (cd "$base_build" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -j2) >>"$base_log" 2>&1 ||
-            build_fail "make failed"
+        # A make of its own, not a sub-make of the make that runs this script
+        # (the results header shows both programs' --version).
+        base_target=""
+        grep -q '^pgo:' "$base_build/Makefile" && base_target=pgo
+        (cd "$base_build" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -j2 $base_target) >>"$base_log" 2>&1 ||
+            build_fail "make $base_target failed"
         [ -x "$base_bin" ] || build_fail "no sim/fecsim after make"
         # Revisions whose bench_cache was only built by make bench: try it (no (c) without it).
         if [ ! -x "$base_build/bench/bench_cache" ]; then
             (cd "$base_build" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -j2 bench/bench_cache) >>"$base_log" 2>&1 ||
                 echo "bench: the baseline's bench/bench_cache does not build: (c) without it" >&2
         fi
-        echo "$base_sha" >"$bdir/built"
+        echo "$base_sha pgo" >"$bdir/built"
     else
         echo "bench: the baseline git $base_short ($base_subject): reusing $base_build" >&2
     fi

@@ -14,7 +14,11 @@ namespace sim {
 
 std::string version_text()
 {
+#ifdef FECSIM_PGO_BUILD
+    std::string s = "fecsim " PACKAGE_VERSION " (git " FECSIM_GIT_REVISION ", profile-guided build)\n";
+#else
     std::string s = "fecsim " PACKAGE_VERSION " (git " FECSIM_GIT_REVISION ")\n";
+#endif
     s += std::string("SystemC ") + sc_core::sc_release() + ", GLib " + std::to_string(glib_major_version) + "." +
          std::to_string(glib_minor_version) + "." + std::to_string(glib_micro_version) + ", json-glib " +
          JSON_VERSION_S + "\n";
