@@ -182,8 +182,11 @@ if [ -n "$BASELINE" ]; then
     base_log=$bdir/build.log
     # The build is reused when its stamp names this commit (written last).
     # The baseline is built profile-guided (make pgo) when it has that target,
-    # as ./bootstrap builds; the stamp says so beside the commit.
-    if [ "$(cat "$bdir/built" 2>/dev/null)" != "$base_sha pgo" ] || [ ! -x "$base_bin" ]; then
+    # as ./bootstrap builds, and plainly when it has not. The stamp names the
+    # commit and the build that ran ("pgo" or "plain"); either is reused, as
+    # the commit's own Makefile decides which one it gets.
+    stamp=$(cat "$bdir/built" 2>/dev/null)
+    if { [ "$stamp" != "$base_sha pgo" ] && [ "$stamp" != "$base_sha plain" ]; } || [ ! -x "$base_bin" ] || [ ! -x "$base_bin" ]; then
         build_fail()
         {
             echo "$0: cannot build the baseline BASELINE=$BASELINE (git $base_short, \"$base_subject\"): $1; see $base_log" >&2
@@ -233,7 +236,7 @@ if [ -n "$BASELINE" ]; then
             (cd "$base_build" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -j2 bench/bench_cache) >>"$base_log" 2>&1 ||
                 echo "bench: the baseline's bench/bench_cache does not build: (c) without it" >&2
         fi
-        echo "$base_sha pgo" >"$bdir/built"
+        echo "$base_sha ${base_target:-plain}" >"$bdir/built"
     else
         echo "bench: the baseline git $base_short ($base_subject): reusing $base_build" >&2
     fi
@@ -587,7 +590,9 @@ machine_lines()
     echo "- machine: $cpu, $cores cores, $mem RAM"
     echo "- fecsim: \`$version\` (sim/fecsim --version); source tree: git $rev"
     if [ -n "$base_sha" ]; then
-        echo "- baseline: git $base_short (\"$base_subject\"), \`$("$base_bin" --version | head -n 1)\`, built from a worktree" \
+        kind=$(cut -d' ' -f2 "$bdir/built" 2>/dev/null)
+        [ "$kind" = pgo ] && kind="make pgo" || kind="make"
+        echo "- baseline: git $base_short (\"$base_subject\"), \`$("$base_bin" --version | head -n 1)\`, built from a worktree by $kind" \
             "(\`BASELINE=$BASELINE\`); the two builds' runs alternate, baseline first; current / baseline is the median" \
             "(min-max) of the per-pair ratios"
     fi

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include "models/common/rng.h"
 #include "sim/config/registry.h"
 #include "sim/config/units.h"
 
@@ -122,20 +123,20 @@ START_TEST(test_shortest_number)
     const double chosen[] = {0.1, 0.2, 0.3, 1.0 / 3, 2.0 / 3, 99.8660682, 0.001, 1e-4, 1e-5, 123456.5,
                              1234567.5, 1e15, 1e16, 1.5e15, 9.999999999999999e22, 1e23, 5e-324,
                              2.2250738585072014e-308, 1.7976931348623157e308, -0.5, -1e-7,
-                             INFINITY, -INFINITY, NAN, 0.0, -0.0, 4.35, 2.675, 1e21, 1e-310};
+                             INFINITY, -INFINITY, NAN, 0.0, -0.0, 4.35, 2.675, 1e21, 1e-310,
+                             0x1.265f6393d8d9bp-16};
     for (double v : chosen) {
         const std::string got = sim::shortest_number(v), want = shortest_by_definition(v);
         ck_assert_str_eq(got.c_str(), want.c_str());
     }
-    uint64_t x = 0x9E3779B97F4A7C15ull;
+    models::rng r(1);
     for (int i = 0; i < 40000; i++) {
-        x = x * 6364136223846793005ull + 1442695040888963407ull;
         double v;
         if (i % 2) {
-            uint64_t bits = x ^ (x >> 29);
+            const uint64_t bits = r.next();
             std::memcpy(&v, &bits, sizeof v);
         } else {
-            v = (double)(x >> 11) / (double)(1ull << 53) * std::pow(10.0, (double)(i % 15) - 4);
+            v = r.uniform() * std::pow(10.0, (double)(i % 15) - 4);
         }
         const std::string got = sim::shortest_number(v), want = shortest_by_definition(v);
         ck_assert_msg(got == want, "%a: '%s', by definition '%s'", v, got.c_str(), want.c_str());
