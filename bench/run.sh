@@ -590,8 +590,9 @@ machine_lines()
     echo "- machine: $cpu, $cores cores, $mem RAM"
     echo "- fecsim: \`$version\` (sim/fecsim --version); source tree: git $rev"
     if [ -n "$base_sha" ]; then
-        kind=$(cut -d' ' -f2 "$bdir/built" 2>/dev/null)
-        [ "$kind" = pgo ] && kind="make pgo" || kind="make"
+        # The baseline's own Makefile says which build it got (as when built).
+        kind="make"
+        grep -q '^pgo:' "$base_build/Makefile" 2>/dev/null && kind="make pgo"
         echo "- baseline: git $base_short (\"$base_subject\"), \`$("$base_bin" --version | head -n 1)\`, built from a worktree by $kind" \
             "(\`BASELINE=$BASELINE\`); the two builds' runs alternate, baseline first; current / baseline is the median" \
             "(min-max) of the per-pair ratios"
