@@ -1,5 +1,6 @@
 // Shared-resource timeline: first-fit booking under out-of-order arrivals.
 #include "tests/lib.h"
+#include <algorithm>
 #include <vector>
 #include <utility>
 #include "common/timeline.h"
@@ -165,6 +166,99 @@ START_TEST(test_runs_equal_their_slots)
 }
 END_TEST
 
+// First fit over a plain sorted list of disjoint, non-touching intervals,
+// nothing forgotten: what the timeline's bookings must come to however it
+// stores them.
+struct interval_list {
+    std::vector<std::pair<uint64_t, uint64_t>> v;  // [start, end)
+    uint64_t book(uint64_t t, uint64_t dur)
+    {
+        const uint64_t need = dur ? dur : 1;
+        size_t i = 0;
+        while (i < v.size() && v[i].second <= t)
+            i++;
+        uint64_t s = t;
+        for (; i < v.size() && v[i].first < s + need; i++)
+            s = std::max(s, v[i].second);
+        if (dur == 0)
+            return s;
+        v.insert(v.begin() + (long)i, {s, s + dur});
+        if (i + 1 < v.size() && v[i + 1].first == v[i].second) {
+            v[i].second = v[i + 1].second;
+            v.erase(v.begin() + (long)i + 1);
+        }
+        if (i > 0 && v[i - 1].second == v[i].first) {
+            v[i - 1].second = v[i].second;
+            v.erase(v.begin() + (long)i);
+        }
+        return s;
+    }
+};
+
+// Bookings as the memory hog and another master make them: one stream
+// running ahead (appends at the end), requests a little behind it (placed
+// among the latest intervals, a few apart from one another), some far
+// behind (with a short horizon: just inside it), lengths on a coarse grid so that bookings often fill a gap
+// exactly (joining the intervals on both sides). Every answer and the
+// number of intervals as the plain list's; with a short horizon too, where
+// no request goes further back than the horizon from the latest request,
+// so that nothing forgotten could have mattered.
+START_TEST(test_bookings_equal_interval_list)
+{
+    for (uint64_t seed : {1u, 2u, 3u, 4u}) {
+        for (int mode = 0; mode < 3; mode++) {
+            // 0: nothing forgotten; 1: a short horizon; 2: a short horizon
+            // and nothing placed among the latest intervals, only at the
+            // end and among the oldest ones, which are forgotten meanwhile.
+            const bool short_horizon = mode > 0, middle = mode < 2;
+            lcg rng(seed);
+            const uint64_t horizon = short_horizon ? 20000 : 1ull << 40;
+            timeline tl(horizon);
+            interval_list ref;
+            uint64_t ahead = 1000, latest = 0;
+            for (int k = 0; k < 20000; k++) {
+                uint64_t t;
+                const uint64_t kind = rng.below(16);
+                if (kind < 6 || (kind < 15 && !middle)) {
+                    ahead += 10 * rng.below(8);
+                    t = ahead;
+                } else if (kind < 15) {
+                    const uint64_t back = 10 * rng.below(200);
+                    t = ahead > back ? ahead - back : 0;
+                } else if (!short_horizon) {
+                    const uint64_t back = 10 * rng.below(5000);
+                    t = ahead > back ? ahead - back : 0;
+                } else {
+                    // Just inside the horizon: among the oldest live intervals.
+                    t = latest + 1000 + 10 * rng.below(50);
+                    t = t > horizon ? t - horizon : 0;
+                }
+                if (short_horizon && t + horizon < latest + 1000)
+                    t = latest + 1000 > horizon ? latest + 1000 - horizon : 0;
+                latest = std::max(latest, t);
+                const uint64_t dur = 10 * rng.below(6);  // 0: the first idle instant
+                const uint64_t a = tl.book(t, dur), b = ref.book(t, dur);
+                ck_assert_msg(a == b, "seed %llu mode %d op %d: book(%llu, %llu) = %llu, interval list %llu",
+                              (unsigned long long)seed, mode, k, (unsigned long long)t, (unsigned long long)dur,
+                              (unsigned long long)a, (unsigned long long)b);
+                if (!short_horizon)
+                    ck_assert_uint_eq(tl.live_intervals(), ref.v.size());
+                if (rng.below(8) == 0) {
+                    // Where it booked, or (short horizon) among the oldest
+                    // intervals not forgotten.
+                    uint64_t q = t + 10 * rng.below(100);
+                    if (short_horizon && rng.below(2)) {
+                        q = latest + 1000 + 10 * rng.below(200);
+                        q = q > horizon ? q - horizon : 0;
+                    }
+                    ck_assert_uint_eq(tl.free_at(q), ref.book(q, 0));
+                }
+            }
+        }
+    }
+}
+END_TEST
+
 Suite* suite_timeline(void)
 {
     Suite* s = suite_create("timeline");
@@ -176,6 +270,7 @@ Suite* suite_timeline(void)
     tcase_add_test(tc, test_zero_length_is_first_idle);
     tcase_add_test(tc, test_horizon_prunes);
     tcase_add_test(tc, test_horizon_prunes_late_booking);
+    tcase_add_test(tc, test_bookings_equal_interval_list);
     suite_add_tcase(s, tc);
     return s;
 }
