@@ -186,7 +186,7 @@ if [ -n "$BASELINE" ]; then
     # commit and the build that ran ("pgo" or "plain"); either is reused, as
     # the commit's own Makefile decides which one it gets.
     stamp=$(cat "$bdir/built" 2>/dev/null)
-    if { [ "$stamp" != "$base_sha pgo" ] && [ "$stamp" != "$base_sha plain" ]; } || [ ! -x "$base_bin" ] || [ ! -x "$base_bin" ]; then
+    if { [ "$stamp" != "$base_sha pgo" ] && [ "$stamp" != "$base_sha plain" ]; } || [ ! -x "$base_bin" ]; then
         build_fail()
         {
             echo "$0: cannot build the baseline BASELINE=$BASELINE (git $base_short, \"$base_subject\"): $1; see $base_log" >&2
