@@ -102,7 +102,12 @@ tick_t pl310::book_port(tick_t t, tick_t dur, uint8_t master)
                                    [](tick_t s, const flight& f) { return s < f.start; });
         l.v.insert(it, {start, end});
     }
-    // Forget flights that ended long before the newest one started.
+    prune_flights(l, start);
+}
+
+// Forget flights that ended long before the newest one started.
+[[gnu::always_inline]] inline void pl310::prune_flights(flight_list& l, tick_t start)
+{
     if (start > m_horizon) {
         const tick_t lim = start - m_horizon;
         while (l.head < l.v.size() && l.v[l.head].end < lim)
@@ -202,6 +207,7 @@ tick_t pl310::forward(tick_t t)
     m_eb_last[m_eb_pick] = span{e.last_start(), e.last_end()};
     note_inflight(in, done, master);
     m_last_flight[port_master(master)] = done - in;
+    m_wb_done = done;
     m_arr.set_flags(slot, m_arr.flags(slot) & ~LINE_DIRTY);
     m_stats.writebacks++;
     return in;
@@ -300,6 +306,146 @@ tick_t pl310::access(tlm::tlm_generic_payload& gp, tick_t t)
     return access_lines(gp, x, t);
 }
 
+// The evictions of a detailed burst past the backed window (the memory
+// hog's page zeroing) once they repeat. Each line's victim is a dirty line
+// of the hog's own, evicted when the line starts (the previous one's
+// release): it waits for the eviction-buffer entry that frees first, takes
+// the fabric port and then the DRAM channel. Nothing else is booked while
+// the burst runs (one call), so once everything booked before it on the
+// fabric port, the DRAM channel and the buffer entries has ended, and each
+// eviction is complete f0 after it entered (no wait at the fabric or the
+// channel), what the next eviction finds is a function of the burst's own
+// last P = (buffer entries) evictions alone: when each entered the buffer
+// and which entry it took (each entry's latest booking is one of them).
+// If those P are the P before them moved by D (the same entries, each D
+// later), reached from there back to back (a line without an eviction
+// changes the input), the state is the one P evictions earlier moved by D,
+// and so is everything that follows while the lines go on evicting back to
+// back: eviction j + P enters D after eviction j, in the same entry, with
+// the same wait. From there the evictions are counted instead of computed
+// one by one, and booked exactly as one by one would book them
+// (book_evictions) when something else happens: a line that does not
+// evict, a victim with data or one the DRAM's observer watches, or the end
+// of the burst. Not taken with DRAM tracing (whose records are per write)
+// or without the direct path to the fabric.
+class pl310::eviction_runs {
+public:
+    eviction_runs(pl310& l2, unsigned lb, tick_t port, uint8_t master)
+        : m_l2(l2), m_port(port), m_master(master), m_p((unsigned)l2.m_eb.size())
+    {
+        m_on = l2.m_noc && !trace_on(TRACE_DRAM) && 2 * m_p <= RING;
+        if (m_on) {
+            tick_t xfer, chan;
+            l2.m_noc->write_timing(lb, &xfer, &chan, &m_f0);
+            m_before = l2.m_noc->write_path_busy_until(l2.m_noc_port);
+            for (const timeline& e : l2.m_eb)
+                m_before = std::max(m_before, e.busy_until());
+        }
+    }
+    bool active() const { return m_active; }
+    // One more eviction back to back.
+    void extend() { m_count++; }
+    // The eviction writeback() just made, entering the buffer at `in`; gap:
+    // a line without an eviction came since the previous one.
+    void note(tick_t in, bool gap)
+    {
+        if (!m_on)
+            return;
+        if (m_l2.m_wb_done - in != m_f0) {  // a wait downstream: not the pattern's state
+            m_n = m_gap = 0;
+            return;
+        }
+        if (gap)  // the transition into this one is not the pattern's
+            m_gap = m_n;
+        m_in[m_n & (RING - 1)] = in;
+        m_pick[m_n & (RING - 1)] = (uint8_t)m_l2.m_eb_pick;
+        m_n++;
+        // The last p transitions without a gap; the p evictions before them
+        // (the state they started from) may follow one.
+        if (m_n >= 2 * m_p && m_n - m_gap > m_p)
+            try_start();
+    }
+    // Books the evictions counted so far and sets *cur (when the next line
+    // starts) and *own_last (the latest line's start) as the lines one by
+    // one would have; the detection starts again.
+    void flush(tick_t* cur, tick_t* own_last)
+    {
+        if (m_count) {
+            std::vector<tick_t>& in = m_l2.m_ev_in;
+            in.resize(m_count);
+            for (uint64_t j = 0, r = 0, q = 0; j < m_count; j++) {
+                in[j] = m_first[r] + q;
+                if (++r == m_p) {
+                    r = 0;
+                    q += m_d;
+                }
+            }
+            m_l2.book_evictions(in.data(), m_count, m_entry, m_p, m_f0, m_master);
+            const tick_t last = in[m_count - 1];
+            // each waited for its entry from the previous line's release
+            m_l2.m_stats.eb_wait_ps += last - m_base - m_count * m_port;
+            *own_last = (m_count >= 2 ? in[m_count - 2] : m_base) + m_port;
+            *cur = last + m_port;
+            m_l2.m_burst_run_evictions += m_count;
+            // The counted evictions are noted as if made one by one (they
+            // follow the noted ones back to back, each clean): the pattern
+            // can be found again from their state after what ended the count.
+            for (uint64_t j = m_count - std::min<uint64_t>(m_count, 2 * m_p); j < m_count; j++) {
+                m_in[m_n & (RING - 1)] = in[j];
+                m_pick[m_n & (RING - 1)] = (uint8_t)m_entry[j % m_p];
+                m_n++;
+            }
+        }
+        m_active = false;
+        m_count = 0;
+    }
+
+private:
+    static constexpr unsigned RING = 32;  // >= 2 x eviction_buffer_lines' upper bound (16)
+    tick_t in_at(uint64_t j) const { return m_in[j & (RING - 1)]; }
+    size_t pick_at(uint64_t j) const { return m_pick[j & (RING - 1)]; }
+    void try_start()
+    {
+        const unsigned p = m_p;
+        const uint64_t i = m_n - 1;  // the latest eviction
+        if (in_at(i - p) < m_before)
+            return;
+        const tick_t d = in_at(i) - in_at(i - p);
+        uint32_t seen = 0;
+        for (unsigned r = 0; r < p; r++) {
+            const uint64_t j = i - r;
+            if (in_at(j) - in_at(j - p) != d || pick_at(j) != pick_at(j - p) || (seen >> pick_at(j) & 1))
+                return;
+            seen |= 1u << pick_at(j);
+        }
+        // Eviction i + 1 + r + k p enters k d after eviction i + 1 + r - p
+        // moved by d, in its entry.
+        for (unsigned r = 0; r < p; r++) {
+            m_first[r] = in_at(i + 1 + r - p) + d;
+            m_entry[r] = pick_at(i + 1 + r - p);
+        }
+        m_d = d;
+        m_base = in_at(i);
+        m_count = 0;
+        m_active = true;
+    }
+
+    pl310& m_l2;
+    const tick_t m_port;
+    const uint8_t m_master;
+    const unsigned m_p;
+    bool m_on = false, m_active = false;
+    tick_t m_f0 = 0, m_base = 0, m_d = 0;
+    tick_t m_before = 0;   // the latest end of what was booked on the write path before the burst
+    uint64_t m_n = 0;      // evictions noted since the detection (re)started
+    uint64_t m_gap = 0;    // index of the latest one noted after a gap (0: none since the start)
+    uint64_t m_count = 0;  // evictions counted
+    tick_t m_in[RING];
+    uint8_t m_pick[RING];
+    tick_t m_first[RING / 2];
+    size_t m_entry[RING / 2];
+};
+
 __attribute__((noinline)) tick_t pl310::access_lines(tlm::tlm_generic_payload& gp, const mem::mem_ext& x, tick_t t)
 {
     const unsigned lb = m_arr.line_bytes();
@@ -331,14 +477,27 @@ __attribute__((noinline)) tick_t pl310::access_lines(tlm::tlm_generic_payload& g
             if (end <= m_mem.base() || lpa >= m_mem.base() + m_mem.backed()) {
                 tick_t cur = at;  // when line `next` starts
                 uint64_t next = 0;
+                eviction_runs er(*this, lb, port, x.master);
                 const uint64_t present = m_arr.write_lines(lpa, nl, LINE_DIRTY, [&](uint64_t k, int slot) {
                     if (!m_arr.dirty(slot))
                         return;
+                    if (er.active()) {
+                        if (k == next && m_noc->write_is_silent(m_arr.addr(slot), lb)) {
+                            er.extend();
+                            next = k + 1;
+                            return;
+                        }
+                        er.flush(&cur, &own_last);
+                    }
+                    const bool gap = k != next;
                     cur += (k - next) * port;
                     own_last = cur;
-                    cur = writeback(slot, cur, x.master) + port;
+                    const tick_t in = writeback(slot, cur, x.master);
+                    cur = in + port;
                     next = k + 1;
+                    er.note(in, gap);
                 });
+                er.flush(&cur, &own_last);
                 if (next < nl) {
                     cur += (nl - next) * port;
                     own_last = cur - port;
@@ -518,6 +677,40 @@ tick_t pl310::zero_aggregate(uint64_t pa, unsigned len, tick_t t, uint8_t master
     }
     m_port.commit(pm, s0, dur, port, false);
     return s0 + dur;
+}
+
+void pl310::book_evictions(const tick_t* in, uint64_t n, const size_t* entry, unsigned p, tick_t f0,
+                           uint8_t master)
+{
+    m_noc->write_slots(m_noc_port, in, n, m_arr.line_bytes(), master);
+    for (uint64_t j = 0, r = 0; j < n; j++, r = r + 1 == p ? 0 : r + 1)
+        m_eb[entry[r]].book(in[j], f0);  // at in[j]: the entry is free from then
+    const unsigned pm = port_master(master);
+    flight_list& l = m_inflight[pm];
+    if (n == 0 || (l.v.size() != l.head && l.v.back().start > in[0])) {
+        for (uint64_t j = 0; j < n; j++)
+            note_inflight(in[j], in[j] + f0, master);
+    } else {
+        // What note_inflight() does for each in turn: the flights appended
+        // in order, the maxima of the last, and the forgetting of old
+        // flights as of the latest start (each drops a prefix of those that
+        // ended before its limit, and the limits grow: the last one's drop
+        // is all of them).
+        for (uint64_t j = 0; j < n; j++)
+            l.v.push_back({in[j], in[j] + f0});
+        const tick_t end = in[n - 1] + f0;
+        m_inflight_max_end = std::max(m_inflight_max_end, end);
+        m_longest_flight = std::max(m_longest_flight, f0);
+        m_flight_masters |= 1u << pm;
+        l.max_end = std::max(l.max_end, end);
+        prune_flights(l, in[n - 1]);
+    }
+    for (unsigned r = 0; r < p && r < n; r++) {
+        const timeline& e = m_eb[entry[r]];
+        m_eb_last[entry[r]] = span{e.last_start(), e.last_end()};
+    }
+    m_last_flight[port_master(master)] = f0;
+    m_stats.writebacks += n;
 }
 
 tick_t pl310::drain_ready(const rr_port::grant_info& g)

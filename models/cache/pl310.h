@@ -89,6 +89,10 @@ public:
     // (another master's operations booked ahead of them).
     uint64_t aggregate_blocks() const { return m_agg_pages; }
     uint64_t aggregate_single_lines() const { return m_agg_line_lines; }
+    // Evictions of detailed bursts counted instead of computed one by one,
+    // once their pattern repeated (access_lines, eviction_runs; booked as
+    // one by one would book them).
+    uint64_t burst_run_evictions() const { return m_burst_run_evictions; }
     // kind=integrated: the L2 share of n by-VA maintenance operations to the
     // PoC on consecutive lines from pa (op: INV_LINE_PA, CLEAN_LINE_PA or
     // CLEAN_INV_LINE_PA for DC IVAC, CVAC, CIVAC), issued by the core at t
@@ -159,6 +163,14 @@ private:
     // one after a (~0: none).
     tick_t quiet_until(tick_t a) const;
     void note_inflight(tick_t start, tick_t end, uint8_t master);
+    // n evictions of master's lines past the backed window (timing only),
+    // eviction j entering the buffer at in[j] (increasing) and taking entry
+    // entry[j % p], each complete f0 later with nothing in its way: booked
+    // as writeback() books each (fabric port, DRAM channel, buffer entry,
+    // in-flight record), with the same counters but the buffer waits.
+    void book_evictions(const tick_t* in, uint64_t n, const size_t* entry, unsigned p, tick_t f0,
+                        uint8_t master);
+    class eviction_runs;  // access_lines(): a detailed burst's evictions, once they repeat
 
     const l2_config m_cfg;
     mem::phys_mem& m_mem;
@@ -179,6 +191,8 @@ private:
         tick_t max_end = 0;  // latest end of any flight noted
     };
     flight_list m_inflight[mem::MASTER_COUNT];
+    // Forgets the flights of l that ended more than the horizon before start.
+    void prune_flights(flight_list& l, tick_t start);
     uint32_t m_flight_masters = 0;  // bit per master that has noted a flight
     // The aggregate hog's evictions in flight, one record per page: flight j
     // starts at r.slot_start(j) and takes r.busy ps; end = r.end(), kept
@@ -191,6 +205,9 @@ private:
     bool m_eb_runs = false;               // zero_aggregate() has booked runs in the eviction buffer
     size_t m_fr_head = 0;
     uint64_t m_agg_pages = 0, m_agg_line_lines = 0;  // see aggregate_blocks()
+    uint64_t m_burst_run_evictions = 0;              // see burst_run_evictions()
+    tick_t m_wb_done = 0;                            // the latest writeback()'s completion
+    std::vector<tick_t> m_ev_in;                     // eviction_runs' entry times, reused
     tick_t m_inflight_max_end = 0, m_longest_flight = 0;
     mem::noc* m_noc = nullptr;  // direct path (see set_direct)
     unsigned m_noc_port = 0;

@@ -92,6 +92,15 @@ public:
     tick_t last_start() const { return m_iv.size() > m_head ? m_iv.back().start : 0; }
     tick_t last_end() const { return m_iv.size() > m_head ? m_iv.back().end : 0; }
     size_t live_intervals() const { return m_iv.size() - m_head; }
+    // The latest end of anything booked and not forgotten, intervals and
+    // runs (0 if nothing): every time from it on is free.
+    tick_t busy_until() const
+    {
+        tick_t e = last_end();
+        for (size_t k = m_run_head; k < m_runs.size(); k++)
+            e = std::max(e, m_runs[k].end);
+        return e;
+    }
     void clear()
     {
         m_iv.clear();

@@ -82,6 +82,34 @@ public:
         m_stats.writes += at.n;
         m_stats.bytes_written += at.n * len;
     }
+    // The channel's latest booked end (every time from it on is free).
+    tick_t busy_until() const { return m_channel.busy_until(); }
+    // A write of [pa, pa + len) moves no data and tells the observer nothing
+    // (a line past the backed window, outside what the observer watches):
+    // its effect is its timing and counters alone, as write_slots() and
+    // write_run() book it.
+    bool write_is_silent(uint64_t pa, unsigned len) const
+    {
+        return !m_mem.is_backed(pa, len) &&
+               !(m_observer && pa < m_observer->observe_hi && pa + len > m_observer->observe_lo);
+    }
+    // n writes of len bytes by master, write j taking the channel at
+    // t[j] + offset (increasing) without a wait, booked one by one as
+    // write() books them (noc::write_slots): the same bookings and counters,
+    // no data moved and the observer not told (write_is_silent for each).
+    void write_slots(const tick_t* t, uint64_t n, tick_t offset, unsigned len, uint8_t master)
+    {
+        const tick_t svc = m_service.ps(len);
+        for (uint64_t j = 0; j < n; j++)
+            m_channel.book(t[j] + offset, svc);
+        m_stats.busy_ps += n * svc;
+        if (master == MASTER_ENET)
+            m_stats.dma_bytes += n * len;
+        else
+            m_stats.cpu_bytes += n * len;
+        m_stats.writes += n;
+        m_stats.bytes_written += n * len;
+    }
     // A write's channel occupancy and completion latency with nothing queued, ps.
     tick_t write_time(unsigned len) { return m_service.ps(len) + m_clk.cycles(m_cfg.write_latency_cycles); }
     tick_t service_time(unsigned len) { return m_service.ps(len); }

@@ -1,5 +1,6 @@
 #include "mem/noc.h"
 #include "mem/dram.h"
+#include <algorithm>
 
 namespace models::mem {
 
@@ -77,6 +78,29 @@ void noc::write_run(unsigned port, slot_run at, unsigned len, uint8_t master)
         m_stats.enet_transactions += at.n;
     at.start += m_clk.cycles(m_cfg.latency_cycles);  // each reaches DRAM a latency after taking the port
     m_dram->write_run(at, len, master);
+}
+
+tick_t noc::write_path_busy_until(unsigned port) const
+{
+    const tick_t p = port < m_ports.size() ? m_ports[port].busy_until() : 0;
+    return std::max(p, m_dram ? m_dram->busy_until() : 0);
+}
+
+bool noc::write_is_silent(uint64_t pa, unsigned len) const { return m_dram && m_dram->write_is_silent(pa, len); }
+
+void noc::write_slots(unsigned port, const tick_t* t, uint64_t n, unsigned len, uint8_t master)
+{
+    if (port >= m_ports.size())
+        m_ports.resize(port + 1, timeline(m_horizon));
+    const tick_t xfer = m_xfer.ps(len);
+    timeline& tl = m_ports[port];
+    for (uint64_t j = 0; j < n; j++)
+        tl.book(t[j], xfer);
+    m_stats.transactions += n;
+    m_stats.bytes += n * len;
+    if (master == MASTER_ENET)
+        m_stats.enet_transactions += n;
+    m_dram->write_slots(t, n, m_clk.cycles(m_cfg.latency_cycles), len, master);
 }
 
 void noc::write_timing(unsigned len, tick_t* xfer, tick_t* channel, tick_t* done_after)

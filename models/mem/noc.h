@@ -54,10 +54,24 @@ public:
     // Needs the direct path to DRAM (set_direct); the slots must not overlap
     // (spacing >= one transfer and channel time).
     void write_run(unsigned port, slot_run at, unsigned len, uint8_t master);
+    // n posted writes of len bytes by master on port, write j taking the
+    // port at t[j] (increasing) and DRAM a latency later, each without a
+    // wait (the caller knows nothing is booked in their way): booked as n
+    // write() calls book them (an interval each, joined where they touch),
+    // with the same counters, the data and observer steps left out (lines
+    // past the backed window, outside what the observer watches).
+    void write_slots(unsigned port, const tick_t* t, uint64_t n, unsigned len, uint8_t master);
     // For a posted write of len bytes, ps: its time on a master port (*xfer),
     // on the DRAM channel (*channel), and from taking the port to its DRAM
     // completion (*done_after) when nothing else is in the way.
     void write_timing(unsigned len, tick_t* xfer, tick_t* channel, tick_t* done_after);
+    // The latest end of anything booked on the master port and, through the
+    // direct path, on the DRAM channel: a posted write on port at that time
+    // or later finds neither busy.
+    tick_t write_path_busy_until(unsigned port) const;
+    // A posted write of [pa, pa + len) through the direct path would move no
+    // data and tell DRAM's observer nothing (dram::write_is_silent).
+    bool write_is_silent(uint64_t pa, unsigned len) const;
 
 private:
     // Books port for a burst of len bytes of master at t and counts it;
