@@ -185,7 +185,7 @@ if [ -n "$BASELINE" ]; then
     # as ./bootstrap builds, and plainly when it has not. The stamp names the
     # commit and the build that ran ("pgo" or "plain"); either is reused, as
     # the commit's own Makefile decides which one it gets.
-    stamp=$(cat "$bdir/built" 2>/dev/null)
+    stamp=$(cat "$bdir/built" 2>/dev/null || true)  # none yet: a first build
     if { [ "$stamp" != "$base_sha pgo" ] && [ "$stamp" != "$base_sha plain" ]; } || [ ! -x "$base_bin" ]; then
         build_fail()
         {
