@@ -207,7 +207,6 @@ tick_t pl310::forward(tick_t t)
     m_eb_last[m_eb_pick] = span{e.last_start(), e.last_end()};
     note_inflight(in, done, master);
     m_last_flight[port_master(master)] = done - in;
-    m_wb_done = done;
     m_arr.set_flags(slot, m_arr.flags(slot) & ~LINE_DIRTY);
     m_stats.writebacks++;
     return in;
@@ -331,9 +330,11 @@ tick_t pl310::access(tlm::tlm_generic_payload& gp, tick_t t)
 class pl310::eviction_runs {
 public:
     eviction_runs(pl310& l2, unsigned lb, tick_t port, uint8_t master)
-        : m_l2(l2), m_port(port), m_master(master), m_p((unsigned)l2.m_eb.size())
+        : m_l2(l2), m_lb(lb), m_port(port), m_master(master), m_pm(port_master(master)),
+          m_p((unsigned)l2.m_eb.size())
     {
-        m_on = l2.m_noc && !trace_on(TRACE_DRAM) && 2 * m_p <= RING;
+        m_on = l2.m_noc && l2.m_noc->direct_write_window(&m_obs_lo, &m_obs_hi) && !trace_on(TRACE_DRAM) &&
+               2 * m_p <= RING;
         if (m_on) {
             tick_t xfer, chan;
             l2.m_noc->write_timing(lb, &xfer, &chan, &m_f0);
@@ -343,6 +344,12 @@ public:
         }
     }
     bool active() const { return m_active; }
+    // The eviction of the line at pa moves no data and tells DRAM's observer
+    // nothing: its effect is its bookings and counters alone.
+    bool silent(uint64_t pa) const
+    {
+        return !m_l2.m_mem.is_backed(pa, m_lb) && (pa >= m_obs_hi || pa + m_lb <= m_obs_lo);
+    }
     // One more eviction back to back.
     void extend() { m_count++; }
     // The eviction writeback() just made, entering the buffer at `in`; gap:
@@ -351,7 +358,7 @@ public:
     {
         if (!m_on)
             return;
-        if (m_l2.m_wb_done - in != m_f0) {  // a wait downstream: not the pattern's state
+        if (m_l2.m_last_flight[m_pm] != m_f0) {  // a wait downstream: not the pattern's state
             m_n = m_gap = 0;
             return;
         }
@@ -431,9 +438,12 @@ private:
     }
 
     pl310& m_l2;
+    const unsigned m_lb;
     const tick_t m_port;
     const uint8_t m_master;
+    const unsigned m_pm;  // port_master(m_master)
     const unsigned m_p;
+    uint64_t m_obs_lo = 0, m_obs_hi = 0;  // DRAM's observer watches [lo, hi)
     bool m_on = false, m_active = false;
     tick_t m_f0 = 0, m_base = 0, m_d = 0;
     tick_t m_before = 0;   // the latest end of what was booked on the write path before the burst
@@ -482,7 +492,7 @@ __attribute__((noinline)) tick_t pl310::access_lines(tlm::tlm_generic_payload& g
                     if (!m_arr.dirty(slot))
                         return;
                     if (er.active()) {
-                        if (k == next && m_noc->write_is_silent(m_arr.addr(slot), lb)) {
+                        if (k == next && er.silent(m_arr.addr(slot))) {
                             er.extend();
                             next = k + 1;
                             return;
@@ -687,7 +697,7 @@ void pl310::book_evictions(const tick_t* in, uint64_t n, const size_t* entry, un
         m_eb[entry[r]].book(in[j], f0);  // at in[j]: the entry is free from then
     const unsigned pm = port_master(master);
     flight_list& l = m_inflight[pm];
-    if (n == 0 || (l.v.size() != l.head && l.v.back().start > in[0])) {
+    if (l.v.size() != l.head && l.v.back().start > in[0]) {  // not after the master's latest (n >= 1)
         for (uint64_t j = 0; j < n; j++)
             note_inflight(in[j], in[j] + f0, master);
     } else {

@@ -163,7 +163,7 @@ private:
     // one after a (~0: none).
     tick_t quiet_until(tick_t a) const;
     void note_inflight(tick_t start, tick_t end, uint8_t master);
-    // n evictions of master's lines past the backed window (timing only),
+    // n >= 1 evictions of master's lines past the backed window (timing only),
     // eviction j entering the buffer at in[j] (increasing) and taking entry
     // entry[j % p], each complete f0 later with nothing in its way: booked
     // as writeback() books each (fabric port, DRAM channel, buffer entry,
@@ -206,7 +206,6 @@ private:
     size_t m_fr_head = 0;
     uint64_t m_agg_pages = 0, m_agg_line_lines = 0;  // see aggregate_blocks()
     uint64_t m_burst_run_evictions = 0;              // see burst_run_evictions()
-    tick_t m_wb_done = 0;                            // the latest writeback()'s completion
     std::vector<tick_t> m_ev_in;                     // eviction_runs' entry times, reused
     tick_t m_inflight_max_end = 0, m_longest_flight = 0;
     mem::noc* m_noc = nullptr;  // direct path (see set_direct)

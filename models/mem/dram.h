@@ -50,17 +50,11 @@ public:
     {
         const tick_t svc = m_service.ps(len);
         const tick_t start = m_channel.book(t, svc);
-        m_stats.busy_ps += svc;
+        count_writes(1, svc, len, master);
         m_stats.queue_ps += start - t;
-        if (master == MASTER_ENET)
-            m_stats.dma_bytes += len;
-        else
-            m_stats.cpu_bytes += len;
         m_mem.dram_write(pa, data, len);
         if (m_observer && pa < m_observer->observe_hi && pa + len > m_observer->observe_lo)
             m_observer->dram_write(pa, len, master);
-        m_stats.writes++;
-        m_stats.bytes_written += len;
         SIM_TRACE(TRACE_DRAM, name(), "wr pa=0x%llx len=%u master=%u wait=%llups", (unsigned long long)pa, len, master,
                   (unsigned long long)(start - t));
         return start + svc + m_clk.cycles(m_cfg.write_latency_cycles);
@@ -74,34 +68,38 @@ public:
     {
         at.busy = m_service.ps(len);
         m_channel.book_run(at);
-        m_stats.busy_ps += at.n * at.busy;
-        if (master == MASTER_ENET)
-            m_stats.dma_bytes += at.n * len;
-        else
-            m_stats.cpu_bytes += at.n * len;
-        m_stats.writes += at.n;
-        m_stats.bytes_written += at.n * len;
+        count_writes(at.n, at.busy, len, master);
     }
     // The channel's latest booked end (every time from it on is free).
     tick_t busy_until() const { return m_channel.busy_until(); }
-    // A write of [pa, pa + len) moves no data and tells the observer nothing
-    // (a line past the backed window, outside what the observer watches):
-    // its effect is its timing and counters alone, as write_slots() and
-    // write_run() book it.
-    bool write_is_silent(uint64_t pa, unsigned len) const
+    // The addresses whose writes the observer is told of, [*lo, *hi) (empty:
+    // *lo > *hi when there is no observer).
+    void observed_window(uint64_t* lo, uint64_t* hi) const
     {
-        return !m_mem.is_backed(pa, len) &&
-               !(m_observer && pa < m_observer->observe_hi && pa + len > m_observer->observe_lo);
+        *lo = m_observer ? m_observer->observe_lo : ~0ull;
+        *hi = m_observer ? m_observer->observe_hi : 0;
     }
     // n writes of len bytes by master, write j taking the channel at
     // t[j] + offset (increasing) without a wait, booked one by one as
     // write() books them (noc::write_slots): the same bookings and counters,
-    // no data moved and the observer not told (write_is_silent for each).
+    // no data moved and the observer not told (lines past the backed
+    // window, outside observed_window()).
     void write_slots(const tick_t* t, uint64_t n, tick_t offset, unsigned len, uint8_t master)
     {
         const tick_t svc = m_service.ps(len);
         for (uint64_t j = 0; j < n; j++)
             m_channel.book(t[j] + offset, svc);
+        count_writes(n, svc, len, master);
+    }
+    // A write's channel occupancy and completion latency with nothing queued, ps.
+    tick_t write_time(unsigned len) { return m_service.ps(len) + m_clk.cycles(m_cfg.write_latency_cycles); }
+    tick_t service_time(unsigned len) { return m_service.ps(len); }
+
+private:
+    void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+    // The counters of n writes of len bytes by master, svc ps on the channel each.
+    void count_writes(uint64_t n, tick_t svc, unsigned len, uint8_t master)
+    {
         m_stats.busy_ps += n * svc;
         if (master == MASTER_ENET)
             m_stats.dma_bytes += n * len;
@@ -110,12 +108,6 @@ public:
         m_stats.writes += n;
         m_stats.bytes_written += n * len;
     }
-    // A write's channel occupancy and completion latency with nothing queued, ps.
-    tick_t write_time(unsigned len) { return m_service.ps(len) + m_clk.cycles(m_cfg.write_latency_cycles); }
-    tick_t service_time(unsigned len) { return m_service.ps(len); }
-
-private:
-    void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
 
     const dram_config m_cfg;
     phys_mem& m_mem;

@@ -68,17 +68,14 @@ tick_t noc::write(unsigned port, uint64_t pa, const uint8_t* data, unsigned len,
 
 void noc::write_run(unsigned port, slot_run at, unsigned len, uint8_t master)
 {
-    if (port >= m_ports.size())
-        m_ports.resize(port + 1, timeline(m_horizon));
     at.busy = m_xfer.ps(len);
-    m_ports[port].book_run(at);
-    m_stats.transactions += at.n;
-    m_stats.bytes += at.n * len;
-    if (master == MASTER_ENET)
-        m_stats.enet_transactions += at.n;
+    port_line(port).book_run(at);
+    count_transactions(at.n, len, master);
     at.start += m_clk.cycles(m_cfg.latency_cycles);  // each reaches DRAM a latency after taking the port
     m_dram->write_run(at, len, master);
 }
+
+void noc::add_ports(size_t n) { m_ports.resize(n, timeline(m_horizon)); }
 
 tick_t noc::write_path_busy_until(unsigned port) const
 {
@@ -86,20 +83,21 @@ tick_t noc::write_path_busy_until(unsigned port) const
     return std::max(p, m_dram ? m_dram->busy_until() : 0);
 }
 
-bool noc::write_is_silent(uint64_t pa, unsigned len) const { return m_dram && m_dram->write_is_silent(pa, len); }
+bool noc::direct_write_window(uint64_t* lo, uint64_t* hi) const
+{
+    if (!m_dram)
+        return false;
+    m_dram->observed_window(lo, hi);
+    return true;
+}
 
 void noc::write_slots(unsigned port, const tick_t* t, uint64_t n, unsigned len, uint8_t master)
 {
-    if (port >= m_ports.size())
-        m_ports.resize(port + 1, timeline(m_horizon));
     const tick_t xfer = m_xfer.ps(len);
-    timeline& tl = m_ports[port];
+    timeline& tl = port_line(port);
     for (uint64_t j = 0; j < n; j++)
         tl.book(t[j], xfer);
-    m_stats.transactions += n;
-    m_stats.bytes += n * len;
-    if (master == MASTER_ENET)
-        m_stats.enet_transactions += n;
+    count_transactions(n, len, master);
     m_dram->write_slots(t, n, m_clk.cycles(m_cfg.latency_cycles), len, master);
 }
 

@@ -69,25 +69,36 @@ public:
     // direct path, on the DRAM channel: a posted write on port at that time
     // or later finds neither busy.
     tick_t write_path_busy_until(unsigned port) const;
-    // A posted write of [pa, pa + len) through the direct path would move no
-    // data and tell DRAM's observer nothing (dram::write_is_silent).
-    bool write_is_silent(uint64_t pa, unsigned len) const;
+    // With the direct path to DRAM: true, and the addresses whose writes
+    // DRAM's observer is told of (dram::observed_window). Without: false.
+    bool direct_write_window(uint64_t* lo, uint64_t* hi) const;
 
 private:
     // Books port for a burst of len bytes of master at t and counts it;
     // returns when the burst leaves the port for DRAM.
     [[gnu::always_inline]] tick_t enter(unsigned port, unsigned len, uint8_t master, tick_t t)
     {
-        if (port >= m_ports.size())
-            m_ports.resize(port + 1, timeline(m_horizon));
         const tick_t xfer = m_xfer.ps(len);
-        const tick_t start = m_ports[port].book(t, xfer);
-        m_stats.transactions++;
-        m_stats.bytes += len;
+        const tick_t start = port_line(port).book(t, xfer);
+        count_transactions(1, len, master);
         m_stats.port_wait_ps += start - t;
-        if (master == MASTER_ENET)
-            m_stats.enet_transactions++;
         return start + m_clk.cycles(m_cfg.latency_cycles);
+    }
+    // The timeline of master port `port`, made on its first use.
+    [[gnu::always_inline]] timeline& port_line(unsigned port)
+    {
+        if (port >= m_ports.size()) [[unlikely]]
+            add_ports(port + 1);
+        return m_ports[port];
+    }
+    void add_ports(size_t n);
+    // The counters of n transactions of len bytes by master.
+    void count_transactions(uint64_t n, unsigned len, uint8_t master)
+    {
+        m_stats.transactions += n;
+        m_stats.bytes += n * len;
+        if (master == MASTER_ENET)
+            m_stats.enet_transactions += n;
     }
     void b_transport(int port, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
     void end_of_elaboration() override;
