@@ -142,8 +142,12 @@ public:
     {
         uint64_t key = line_of(pa) + 1, present = 0;
         unsigned set = set_of(pa);
+        // The signature depends on the key's bits above the set index bits
+        // (key = line + 1): it changes only at the line of the last set.
+        uint8_t b = sig_index(key);
         for (uint64_t k = 0; k < n; k++, key++, set = (set + 1) & (m_sets - 1)) {
-            const uint8_t b = sig_index(key);
+            if (set == m_sets - 1)
+                b = sig_index(key);
             int slot = find_at(set, key, b);
             if (slot >= 0) {
                 touch(slot);
