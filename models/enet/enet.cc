@@ -53,7 +53,7 @@ enet::enet(sc_core::sc_module_name nm, const enet_config& cfg)
       phy_pause("phy_pause"), m_cfg(cfg), m_clk(cfg.clock_hz), m_byte_ps(byte_time_ps(cfg.link_speed))
 {
     if (cfg.rx_fifo_bytes % cfg.bus_bytes || cfg.burst_bytes % cfg.bus_bytes)
-        throw std::invalid_argument("enet: rx_fifo_bytes and burst_bytes must be multiples of bus_bytes");
+        throw std::invalid_argument("enet.rx_fifo_bytes and enet.burst_bytes must be multiples of enet.bus_bytes");
     regs.register_b_transport(this, &enet::b_transport);
     phy_rx.bind(*static_cast<frame_sink_if*>(this));
     irq.initialize(false);

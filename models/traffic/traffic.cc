@@ -66,7 +66,7 @@ traffic_source::traffic_source(sc_core::sc_module_name nm, const traffic_config&
                 throw std::invalid_argument("traffic: size list entries must be 64..9600 B");
     }
     if (cfg.size_mode == SIZE_UNIFORM && cfg.size_min > cfg.size_max)
-        throw std::invalid_argument("traffic: size_min > size_max");
+        throw std::invalid_argument("traffic.size_min > traffic.size_max");
     if (cfg.mode == MODE_PCAP) {
         char err[PCAP_ERRBUF_SIZE];
         m_pcap = pcap_open_offline_with_tstamp_precision(cfg.pcap_file.c_str(), PCAP_TSTAMP_PRECISION_NANO, err);

@@ -422,7 +422,8 @@ static int run_simulate(const run_options& o, const resolved_scenario& r, const 
         return EXIT_BAD_INPUT;
     } catch (const std::exception& ex) {
         models::log_set_file(nullptr);
-        std::fprintf(stderr, "error: the models reject this configuration: %s\n", ex.what());
+        const std::string m = std::string("the models reject this configuration: ") + ex.what();
+        std::fprintf(stderr, "%s\n", diag(origin_of_named_keys(r, ex.what()), m).c_str());
         rd->discard();
         return EXIT_BAD_INPUT;
     }
@@ -640,7 +641,11 @@ int cmd_check(const cli&, int argc, char** argv)
                 std::fflush(stderr);
                 _exit(EXIT_RUN_FAILED);
             } catch (const std::exception& ex) {
-                std::fprintf(stderr, "%s: error: the models reject this configuration: %s\n", f.c_str(), ex.what());
+                origin at = origin_of_named_keys(r, ex.what());
+                if (at.file.empty())
+                    at.file = f;
+                const std::string m = std::string("the models reject this configuration: ") + ex.what();
+                std::fprintf(stderr, "%s\n", diag(at, m).c_str());
                 std::fflush(stderr);
                 _exit(EXIT_BAD_INPUT);
             }

@@ -457,6 +457,59 @@ const std::vector<config_rule>& registry_rules()
          [](const soc_config& c) -> std::string {
              return !c.tx.enabled || c.tx.core < c.cpu.cores ? "" : "tx.core must be a core that exists";
          }},
+        {"kernel.bg_irq_core cpu.cores kernel.background kernel.bg_irq_rate",
+         [](const soc_config& c) -> std::string {
+             return !c.kernel.background || !c.kernel.bg_irq_rate || c.kernel.bg_irq_core < c.cpu.cores
+                        ? ""
+                        : "kernel.bg_irq_core must be a core that exists";
+         }},
+        {"app.join_group",
+         [](const soc_config& c) -> std::string {
+             return !c.app.join_group || (c.app.join_group >> 28) == 0xE
+                        ? ""
+                        : "app.join_group must be an IPv4 multicast address (224.0.0.0/4), or 0.0.0.0 for none";
+         }},
+        {"peer.tcp_send app.enabled",
+         [](const soc_config& c) -> std::string {
+             return !c.peer.tcp_send || c.app.enabled ? ""
+                                                      : "peer.tcp_send needs the board's application (app.enabled=true): "
+                                                        "it reads the stream (iperf3 -s)";
+         }},
+        {"tx.protocol tx.head_bytes tx.sndbuf tx.enabled driver.tree",
+         [](const soc_config& c) -> std::string {
+             if (!c.tx.enabled || !c.driver.tree.empty())
+                 return "";
+             const char* k = c.tx.protocol == khost::TX_TCP         ? "tx.protocol=tcp"
+                             : c.tx.protocol == khost::TX_TCP_CUBIC ? "tx.protocol=tcp_cubic"
+                             : c.tx.head_bytes                      ? "tx.head_bytes"
+                             : c.tx.sndbuf                          ? "tx.sndbuf"
+                                                                    : nullptr;
+             return k ? std::string(k) + " needs a kernel tree's driver (driver.tree): fecsim's own driver's "
+                                         "transmit path takes linear UDP datagrams"
+                      : "";
+         }},
+        {"traffic.size_min traffic.size_max traffic.size_mode",
+         [](const soc_config& c) -> std::string {
+             return c.traffic.size_mode != models::traffic::SIZE_UNIFORM || c.traffic.size_min <= c.traffic.size_max
+                        ? ""
+                        : "traffic.size_min must not exceed traffic.size_max";
+         }},
+        {"enet.rx_fifo_bytes enet.burst_bytes enet.bus_bytes",
+         [](const soc_config& c) -> std::string {
+             const uint32_t w = c.enet.bus_bytes;
+             return w && c.enet.rx_fifo_bytes % w == 0 && c.enet.burst_bytes % w == 0
+                        ? ""
+                        : "enet.rx_fifo_bytes and enet.burst_bytes must be multiples of enet.bus_bytes";
+         }},
+        {"tx.protocol tx.enabled peer.ping peer.tcp_send driver.tree",
+         [](const soc_config& c) -> std::string {
+             const bool stream = c.tx.enabled && c.tx.protocol == khost::TX_TCP_CUBIC;
+             if (!(stream || c.peer.ping || c.peer.tcp_send) || !c.driver.tree.empty())
+                 return "";
+             return std::string(stream ? "tx.protocol=tcp_cubic" : c.peer.ping ? "peer.ping" : "peer.tcp_send") +
+                    " needs a kernel tree's driver (driver.tree): the board's TCP and ICMP endpoints and its qdisc "
+                    "sit on the 6.x shim's transmit path";
+         }},
         {"traffic.size_list traffic.size_mode",
          [](const soc_config& c) -> std::string {
              if (c.traffic.size_mode != models::traffic::SIZE_LIST)

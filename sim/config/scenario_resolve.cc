@@ -372,6 +372,32 @@ void check_inert_keys(const resolved_scenario& r, diagnostics& d)
 
 } // namespace
 
+origin origin_of_named_keys(const resolved_scenario& r, const std::string& message)
+{
+    origin at;
+    bool any = false;
+    const auto word_char = [](char c) { return g_ascii_isalnum(c) || c == '_' || c == '.'; };
+    for (size_t i = 0; i < message.size();) {
+        if (!word_char(message[i])) {
+            i++;
+            continue;
+        }
+        size_t j = i;
+        while (j < message.size() && word_char(message[j]))
+            j++;
+        std::string w = message.substr(i, j - i);
+        while (!w.empty() && w.back() == '.')  // the end of a sentence
+            w.pop_back();
+        auto it = r.set_at.find(w);
+        if (it != r.set_at.end() && (!any || it->second.seq >= at.seq)) {
+            at = it->second;
+            any = true;
+        }
+        i = j;
+    }
+    return at;
+}
+
 bool scenario_resolve(const raw_scenario& raw, resolved_scenario* out, std::vector<std::string>* errors)
 {
     diagnostics d;

@@ -265,6 +265,63 @@ START_TEST(test_rules_name_the_last_key)
 }
 END_TEST
 
+// The combinations the models refuse at elaboration are refused by the
+// loader first, at the key set last (the models' own checks stay behind
+// them); the accepted values on either side still load.
+START_TEST(test_rules_before_the_models)
+{
+    const std::string f = put("m.ini", "[app]\njoin_group=0.239.0.1\n");
+    expect_error(load({f}), f + ":2: error: app.join_group must be an IPv4 multicast address (224.0.0.0/4), or "
+                                "0.0.0.0 for none (app.join_group=0.239.0.1)");
+    ck_assert(load({f}, {"app.join_group=239.0.0.1"}).ok);
+    const std::string k = put("k.ini", "[kernel]\nbackground=true\nbg_irq_rate=100\nbg_irq_core=5\n");
+    expect_error(load({k}), k + ":4: error: kernel.bg_irq_core must be a core that exists (kernel.bg_irq_core=5, "
+                                "cpu.cores=4, kernel.background=true, kernel.bg_irq_rate=100)");
+    ck_assert(load({k}, {"kernel.bg_irq_rate=0"}).ok);  // no background interrupt: the core is not used
+    const std::string p = put("p.ini", "[peer]\ntcp_send=true\n[app]\nenabled=false\n");
+    expect_error(load({p}), p + ":4: error: peer.tcp_send needs the board's application (app.enabled=true): it "
+                                "reads the stream (iperf3 -s) (peer.tcp_send=true, app.enabled=false)");
+    expect_error(load({p}), p + ":2: error: peer.tcp_send needs a kernel tree's driver (driver.tree): the board's "
+                                "TCP and ICMP endpoints and its qdisc sit on the 6.x shim's transmit path "
+                                "(tx.protocol=udp, tx.enabled=false, peer.ping=false, peer.tcp_send=true, "
+                                "driver.tree=)");
+    const std::string t = put("t.ini", "[tx]\nenabled=true\nsndbuf=64KiB\n");
+    expect_error(load({t}), t + ":3: error: tx.sndbuf needs a kernel tree's driver (driver.tree): fecsim's own "
+                                "driver's transmit path takes linear UDP datagrams (tx.protocol=udp, "
+                                "tx.head_bytes=0B, tx.sndbuf=64KiB, tx.enabled=true, driver.tree=)");
+    ck_assert(load({t}, {"tx.sndbuf=0"}).ok);
+    const std::string u = put("u.ini", "[traffic]\nsize_mode=uniform\nsize_min=500\nsize_max=100\n");
+    expect_error(load({u}), u + ":4: error: traffic.size_min must not exceed traffic.size_max "
+                                "(traffic.size_min=500B, traffic.size_max=100B, traffic.size_mode=uniform)");
+    ck_assert(load({u}, {"traffic.size_mode=fixed"}).ok);
+    const std::string e = put("e.ini", "[enet]\nburst_bytes=60\n");
+    expect_error(load({e}), e + ":2: error: enet.rx_fifo_bytes and enet.burst_bytes must be multiples of "
+                                "enet.bus_bytes (enet.rx_fifo_bytes=4KiB, enet.burst_bytes=60B, enet.bus_bytes=8B)");
+    ck_assert(load({e}, {"enet.bus_bytes=4"}).ok);
+}
+END_TEST
+
+// A message of the models names keys: the one set last among them is where
+// the rejection points; a word that is no key set, or a sentence's full
+// stop, does not count.
+START_TEST(test_origin_of_named_keys)
+{
+    const std::string f = put("o.ini", "[l1]\nsize=32KiB\n[l2]\nassoc=16\n");
+    const loaded l = load({f}, {"stress.core=1"});
+    ck_assert(l.ok);
+    const std::string at_l1 = origin_of_named_keys(l.r, "l1.size is odd.").str();
+    const std::string at_l2 = origin_of_named_keys(l.r, "l1.size with l2.assoc=16").str();
+    const std::string at_o = origin_of_named_keys(l.r, "l2.assoc and stress.core").str();
+    const std::string none = diag(origin_of_named_keys(l.r, "x"), "m");
+    const std::string line2 = f + ":2", line4 = f + ":4";
+    ck_assert_str_eq(at_l1.c_str(), line2.c_str());
+    ck_assert_str_eq(at_l2.c_str(), line4.c_str());
+    ck_assert_str_eq(at_o.c_str(), "-o stress.core=1");
+    ck_assert(origin_of_named_keys(l.r, "l1.assoc (a default) and traffic: nothing set").file.empty());
+    ck_assert_str_eq(none.c_str(), "error: m");
+}
+END_TEST
+
 // Keys that moved to another group are refused under their old name, in
 // files (FILE:LINE) and in -o, with the name to write instead.
 START_TEST(test_moved_keys)
@@ -779,6 +836,8 @@ Suite* suite_loader(void)
     tcase_add_test(tc, test_include_errors);
     tcase_add_test(tc, test_option_errors);
     tcase_add_test(tc, test_rules_name_the_last_key);
+    tcase_add_test(tc, test_rules_before_the_models);
+    tcase_add_test(tc, test_origin_of_named_keys);
     tcase_add_test(tc, test_moved_keys);
     tcase_add_test(tc, test_resolved_round_trip);
     tcase_add_test(tc, test_registry_consistent);
