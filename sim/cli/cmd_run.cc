@@ -397,6 +397,23 @@ static int run_keep_boot_failure(const run_options& o, const resolved_scenario& 
     return EXIT_RUN_FAILED;
 }
 
+// The message for a configuration elaboration refused: "<kind>: <what>" at
+// the key set last among those the message names, else, for the driver's
+// build and boot (driver), at the driver key that selects its code set last
+// (a patch, a define, the tree or source); with neither set, at `file` (the
+// scenario; none: no place).
+static std::string refusal(const resolved_scenario& r, const std::string& file, const std::string& kind,
+                           const char* what, bool driver)
+{
+    origin at = origin_of_named_keys(r, what);
+    if (at.file.empty() && driver)
+        at = origin_of_named_keys(r, "driver.patches driver.defines driver.tree driver.source driver.name");
+    const std::string m = kind + ": " + what;
+    if (at.file.empty() && !file.empty())
+        return message_text(file, k_message_max_path_chars) + ": " + diag(at, m);
+    return diag(at, m);
+}
+
 static int run_simulate(const run_options& o, const resolved_scenario& r, const std::string& run_id, uint32_t flags,
                         run_dir* rd, std::unique_ptr<soc>* s, std::unique_ptr<progress>* prog, run_summary* sum)
 {
@@ -417,13 +434,12 @@ static int run_simulate(const run_options& o, const resolved_scenario& r, const 
         return EXIT_RUN_FAILED;
     } catch (const khost::driver_error& ex) {
         models::log_set_file(nullptr);
-        std::fprintf(stderr, "error: driver: %s\n", ex.what());
+        std::fprintf(stderr, "%s\n", refusal(r, "", "driver", ex.what(), true).c_str());
         rd->discard();
         return EXIT_BAD_INPUT;
     } catch (const std::exception& ex) {
         models::log_set_file(nullptr);
-        const std::string m = std::string("the models reject this configuration: ") + ex.what();
-        std::fprintf(stderr, "%s\n", diag(origin_of_named_keys(r, ex.what()), m).c_str());
+        std::fprintf(stderr, "%s\n", refusal(r, "", "the models reject this configuration", ex.what(), false).c_str());
         rd->discard();
         return EXIT_BAD_INPUT;
     }
@@ -640,12 +656,13 @@ int cmd_check(const cli&, int argc, char** argv)
                 std::fprintf(stderr, "%s: error: driver build: %s\n", f.c_str(), ex.what());
                 std::fflush(stderr);
                 _exit(EXIT_RUN_FAILED);
+            } catch (const khost::driver_error& ex) {
+                std::fprintf(stderr, "%s\n", refusal(r, f, "driver", ex.what(), true).c_str());
+                std::fflush(stderr);
+                _exit(EXIT_BAD_INPUT);
             } catch (const std::exception& ex) {
-                origin at = origin_of_named_keys(r, ex.what());
-                if (at.file.empty())
-                    at.file = f;
-                const std::string m = std::string("the models reject this configuration: ") + ex.what();
-                std::fprintf(stderr, "%s\n", diag(at, m).c_str());
+                std::fprintf(stderr, "%s\n",
+                             refusal(r, f, "the models reject this configuration", ex.what(), false).c_str());
                 std::fflush(stderr);
                 _exit(EXIT_BAD_INPUT);
             }

@@ -389,6 +389,10 @@ START_TEST(test_bad_input_writes_nothing)
     const std::string bad = g_tmp + "/bad.ini";
     g_file_set_contents(bad.c_str(), "[scenario]\nid=bad\n[l2]\nsize=16MiB\n", -1, nullptr);
     const std::string out = g_tmp + "/out";
+    const std::string garbage = g_tmp + "/garbage.patch", bad_patch = g_tmp + "/bad-patch.ini";
+    g_file_set_contents(garbage.c_str(), "not a patch\n", -1, nullptr);
+    g_file_set_contents(bad_patch.c_str(), ("[scenario]\nid=bp\n[driver]\npatches=" + garbage + "\n").c_str(), -1,
+                        nullptr);
     struct {
         std::vector<std::string> args;
         std::string says;
@@ -407,6 +411,11 @@ START_TEST(test_bad_input_writes_nothing)
         {{"sweep", "--vary", "l2.size=1MiB,64MiB"}, "64MiB is out of range"},
         {{"sweep", "--vary", "l1.size=32KiB,48KiB"}, "sweep point p001-l1.size=48KiB is not a valid scenario"},
         {{"check", bad}, ":4: error: l2.size"},
+        // Refused when the driver is built, or by the models: at the key.
+        {{"run", "--patch", garbage}, "error: --patch " + garbage + ": driver: patch " + garbage + " does not apply"},
+        {{"check", bad_patch}, bad_patch + ":4: error: driver: patch " + garbage + " does not apply"},
+        {{"run", "-o", "app.join_group=0.239.0.1"},
+         "error: -o app.join_group=0.239.0.1: app.join_group must be an IPv4 multicast address"},
     };
     for (auto& c : cases) {
         c.args.push_back("--out");
