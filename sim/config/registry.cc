@@ -479,11 +479,12 @@ const std::vector<config_rule>& registry_rules()
          [](const soc_config& c) -> std::string {
              if (!c.tx.enabled || !c.driver.tree.empty())
                  return "";
-             const char* k = c.tx.protocol == khost::TX_TCP         ? "tx.protocol=tcp"
-                             : c.tx.protocol == khost::TX_TCP_CUBIC ? "tx.protocol=tcp_cubic"
-                             : c.tx.head_bytes                      ? "tx.head_bytes"
-                             : c.tx.sndbuf                          ? "tx.sndbuf"
-                                                                    : nullptr;
+             // tcp_cubic: the rule of the board's TCP endpoints below says it.
+             const char* k = c.tx.protocol == khost::TX_TCP_CUBIC ? nullptr
+                             : c.tx.protocol == khost::TX_TCP     ? "tx.protocol=tcp"
+                             : c.tx.head_bytes                    ? "tx.head_bytes"
+                             : c.tx.sndbuf                        ? "tx.sndbuf"
+                                                                  : nullptr;
              return k ? std::string(k) + " needs a kernel tree's driver (driver.tree): fecsim's own driver's "
                                          "transmit path takes linear UDP datagrams"
                       : "";

@@ -290,6 +290,12 @@ START_TEST(test_rules_before_the_models)
                                 "driver's transmit path takes linear UDP datagrams (tx.protocol=udp, "
                                 "tx.head_bytes=0B, tx.sndbuf=64KiB, tx.enabled=true, driver.tree=)");
     ck_assert(load({t}, {"tx.sndbuf=0"}).ok);
+    const loaded cubic = load({t}, {"tx.sndbuf=0", "tx.protocol=tcp_cubic"});  // said once, by the TCP rule
+    ck_assert_uint_eq(cubic.errors.size(), 1);
+    expect_error(cubic, "error: -o tx.protocol=tcp_cubic: tx.protocol=tcp_cubic needs a kernel tree's driver "
+                        "(driver.tree): the board's TCP and ICMP endpoints and its qdisc sit on the 6.x shim's "
+                        "transmit path (tx.protocol=tcp_cubic, tx.enabled=true, peer.ping=false, "
+                        "peer.tcp_send=false, driver.tree=)");
     const std::string u = put("u.ini", "[traffic]\nsize_mode=uniform\nsize_min=500\nsize_max=100\n");
     expect_error(load({u}), u + ":4: error: traffic.size_min must not exceed traffic.size_max "
                                 "(traffic.size_min=500B, traffic.size_max=100B, traffic.size_mode=uniform)");
