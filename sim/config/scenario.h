@@ -115,10 +115,10 @@ bool scenario_resolve(const raw_scenario& raw, resolved_scenario* out, std::vect
 
 // Formatted value of any key ("32KiB", "true", "a;b" for lists).
 std::string scenario_value(const resolved_scenario& r, const group_entry& g, const std::string& key);
-// For a message of the models that rejects the configuration: where the key
-// set last among those the message names ("group.key" words) got its value;
-// an origin with an empty file when it names none that a file or an option
-// set.
+// Where the key set last among those a text names ("group.key" words: a
+// rule's keys, a message of the models that rejects the configuration) got
+// its value; an origin with an empty file when it names none that a file or
+// an option set.
 origin origin_of_named_keys(const resolved_scenario& r, const std::string& message);
 // "group.key=value\n" for every key of every group (load-only keys excluded):
 // the canonical text compared by tests and hashed into the run id.

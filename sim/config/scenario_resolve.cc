@@ -338,8 +338,6 @@ void check_rules(const resolved_scenario& r, diagnostics& d)
         const std::string why = rule.check(r.cfg);
         if (why.empty())
             continue;
-        origin at{"", 0, "", 0};
-        bool any = false;
         std::string now;
         std::stringstream ss(rule.keys);
         std::string k;
@@ -347,13 +345,8 @@ void check_rules(const resolved_scenario& r, diagnostics& d)
             const size_t dot = k.find('.');
             const group_entry* g = registry_find(k.substr(0, dot));
             now += (now.empty() ? "" : ", ") + k + "=" + scenario_value(r, *g, k.substr(dot + 1));
-            auto it = r.set_at.find(k);
-            if (it != r.set_at.end() && (!any || it->second.seq >= at.seq)) {
-                at = it->second;
-                any = true;
-            }
         }
-        d.add(at, why + " (" + now + ")");
+        d.add(origin_of_named_keys(r, rule.keys), why + " (" + now + ")");
     }
 }
 
@@ -374,8 +367,7 @@ void check_inert_keys(const resolved_scenario& r, diagnostics& d)
 
 origin origin_of_named_keys(const resolved_scenario& r, const std::string& message)
 {
-    origin at;
-    bool any = false;
+    const origin* last = nullptr;
     const auto word_char = [](char c) { return g_ascii_isalnum(c) || c == '_' || c == '.'; };
     for (size_t i = 0; i < message.size();) {
         if (!word_char(message[i])) {
@@ -389,13 +381,11 @@ origin origin_of_named_keys(const resolved_scenario& r, const std::string& messa
         while (!w.empty() && w.back() == '.')  // the end of a sentence
             w.pop_back();
         auto it = r.set_at.find(w);
-        if (it != r.set_at.end() && (!any || it->second.seq >= at.seq)) {
-            at = it->second;
-            any = true;
-        }
+        if (it != r.set_at.end() && (!last || it->second.seq >= last->seq))
+            last = &it->second;
         i = j;
     }
-    return at;
+    return last ? *last : origin{};
 }
 
 bool scenario_resolve(const raw_scenario& raw, resolved_scenario* out, std::vector<std::string>* errors)
